@@ -1,0 +1,1 @@
+// Placeholder: the simulated accelerator is being written (issue 7).
