@@ -1,0 +1,24 @@
+// Finding a device variable the code already has, and a fresh name for one it
+// does not.
+#pragma once
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ASTTypeTraits.h"
+
+#include <string>
+
+namespace todevice {
+
+/// The closest `torch::Device` variable visible at `Site` and declared before
+/// it: a local of an enclosing block, a parameter of the enclosing function (or
+/// of a capturing lambda's function), or a namespace-scope variable of the main
+/// file. Null if there is none.
+const clang::VarDecl *findDeviceVariable(clang::ASTContext &Ctx, const clang::DynTypedNode &Site,
+                                         clang::SourceLocation SiteLoc);
+
+/// `Preferred` if no declaration, macro or using-directive of the main file
+/// could collide with a new global of that name, else the first free one of
+/// `target_device`, `target_device_1`, `target_device_2`, ...
+std::string chooseFreshGlobalName(clang::ASTContext &Ctx, llvm::StringRef Preferred);
+
+} // namespace todevice

@@ -1,0 +1,20 @@
+// AST matchers shared by several rules.
+#pragma once
+
+#include "TorchTypes.h"
+
+#include "clang/ASTMatchers/ASTMatchers.h"
+
+namespace todevice {
+
+/// Matches an expression whose type is a device (`torch::Device`, `torch::kCUDA`).
+AST_MATCHER(clang::Expr, isDeviceExpression) {
+  return isDeviceType(Node.getType()) || isDeviceTypeEnum(Node.getType());
+}
+
+/// Matches a variable holding a module (model or loss), see classifyModuleType().
+AST_MATCHER(clang::VarDecl, holdsModule) {
+  return classifyModuleType(Node.getType()).Handle != ModuleHandle::None;
+}
+
+} // namespace todevice

@@ -1,0 +1,134 @@
+#include "MigrationContext.h"
+#include "DeviceScope.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace todevice {
+
+void MigrationContext::startTranslationUnit(ASTContext &Context, std::vector<IncludeLine> Lines) {
+  Ast = &Context;
+  Includes = std::move(Lines);
+  const SourceManager &SM = sources();
+  FileID Main = SM.getMainFileID();
+  Result = FileResult();
+  if (const FileEntry *Entry = SM.getFileEntryForID(Main))
+    Result.Path = Entry->getName().str();
+  Result.Original = SM.getBufferData(Main).str();
+  InsertedDeviceName.clear();
+  FirstInsertedDeviceUse = ~0u;
+
+  // Files that only include ATen have no `torch::` namespace to spell with.
+  IdentifierInfo &Torch = Context.Idents.get("torch");
+  TorchNamespace = Context.getTranslationUnitDecl()->lookup(DeclarationName(&Torch)).empty()
+                       ? "at"
+                       : "torch";
+}
+
+FileResult MigrationContext::finishTranslationUnit() {
+  FileResult Done = std::move(Result);
+  Result = FileResult();
+  return Done;
+}
+
+bool MigrationContext::isRewritable(SourceRange Range) const {
+  const SourceManager &SM = sources();
+  if (Range.isInvalid() || Range.getBegin().isMacroID() || Range.getEnd().isMacroID())
+    return false;
+  return SM.isWrittenInMainFile(Range.getBegin()) && SM.isWrittenInMainFile(Range.getEnd());
+}
+
+unsigned MigrationContext::offsetOf(SourceLocation Loc) const {
+  return sources().getFileOffset(sources().getSpellingLoc(Loc));
+}
+
+unsigned MigrationContext::offsetAfterToken(SourceLocation Loc) const {
+  const SourceManager &SM = sources();
+  SourceLocation End = Lexer::getLocForEndOfToken(SM.getSpellingLoc(Loc), 0, SM, Ast->getLangOpts());
+  return SM.getFileOffset(End);
+}
+
+void MigrationContext::insert(unsigned Offset, StringRef Text, StringRef Rule) {
+  Result.Edits.add(Offset, 0, Text, Rule);
+}
+
+void MigrationContext::replace(SourceRange TokenRange, StringRef Text, StringRef Rule) {
+  unsigned Begin = offsetOf(TokenRange.getBegin());
+  unsigned End = offsetAfterToken(TokenRange.getEnd());
+  Result.Edits.add(Begin, End - Begin, Text, Rule);
+}
+
+void MigrationContext::addReplacement(const tooling::Replacement &R, StringRef Rule) {
+  Result.Edits.add(R.getOffset(), R.getLength(), R.getReplacementText(), Rule);
+}
+
+StringRef MigrationContext::text(SourceRange TokenRange) const {
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(TokenRange), sources(),
+                              Ast->getLangOpts());
+}
+
+std::string MigrationContext::indentationOf(SourceLocation Loc) const {
+  return Lexer::getIndentationForLine(sources().getSpellingLoc(Loc), sources()).str();
+}
+
+unsigned MigrationContext::offsetAfterStatement(const Stmt &S) const {
+  SourceLocation Semicolon = S.getEndLoc();
+  if (isa<Expr>(S)) // an expression statement ends before its `;`
+    if (auto Next = Lexer::findNextToken(Semicolon, sources(), Ast->getLangOpts());
+        Next && Next->is(tok::semi))
+      Semicolon = Next->getLocation();
+  unsigned After = offsetAfterToken(Semicolon);
+  StringRef Code = Result.Original;
+  size_t LineEnd = Code.find('\n', After);
+  if (LineEnd == StringRef::npos)
+    LineEnd = Code.size();
+  StringRef Rest = Code.slice(After, LineEnd).trim();
+  // Keep a trailing `// comment` with the statement it describes.
+  if (Rest.empty() || Rest.startswith("//"))
+    return LineEnd > After && Code[LineEnd - 1] == '\r' ? LineEnd - 1 : LineEnd;
+  return After;
+}
+
+void MigrationContext::report(SourceLocation Loc, Finding::Level Level, StringRef Message,
+                              StringRef Rule) {
+  const SourceManager &SM = sources();
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  Finding F;
+  F.File = P.isValid() ? P.getFilename() : Result.Path;
+  F.Line = P.isValid() ? P.getLine() : 0;
+  F.Column = P.isValid() ? P.getColumn() : 0;
+  F.Severity = Level;
+  F.Message = Message.str();
+  F.Rule = Rule.str();
+  Result.Findings.push_back(std::move(F));
+}
+
+std::string MigrationContext::deviceAt(const Stmt &Site) {
+  if (const VarDecl *VD = findDeviceVariable(*Ast, DynTypedNode::create(Site), Site.getBeginLoc()))
+    return VD->getName().str();
+  return deviceForInsertedDeclaration(Site.getBeginLoc());
+}
+
+std::string MigrationContext::deviceAt(const Decl &Site) {
+  if (const VarDecl *VD = findDeviceVariable(*Ast, DynTypedNode::create(Site), Site.getBeginLoc()))
+    return VD->getName().str();
+  return deviceForInsertedDeclaration(Site.getBeginLoc());
+}
+
+std::string MigrationContext::deviceForInsertedDeclaration(SourceLocation Site) {
+  if (InsertedDeviceName.empty())
+    InsertedDeviceName = chooseFreshGlobalName(*Ast, "device");
+  unsigned Offset = offsetOf(sources().getExpansionLoc(Site));
+  FirstInsertedDeviceUse = std::min(FirstInsertedDeviceUse, Offset);
+  return InsertedDeviceName;
+}
+
+std::optional<std::pair<std::string, unsigned>> MigrationContext::insertedDeviceUse() const {
+  if (InsertedDeviceName.empty())
+    return std::nullopt;
+  return std::make_pair(InsertedDeviceName, FirstInsertedDeviceUse);
+}
+
+} // namespace todevice

@@ -1,0 +1,107 @@
+// Per-file state shared by the rules: the AST, the edit set, the findings,
+// and the answer to "which device variable do I use here?".
+#pragma once
+
+#include "EditSet.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceLocation.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace todevice {
+
+struct MigrationOptions {
+  /// Expression the inserted device declaration is initialised with; empty
+  /// means `torch::cuda::is_available() ? torch::kCUDA : torch::kCPU`.
+  std::string DeviceExpr;
+};
+
+/// Something the tool tells the user about a site (printed as a compiler-style
+/// diagnostic: `file:line:col: warning: message [rule]`).
+struct Finding {
+  enum class Level { Warning, Note };
+  std::string File;
+  unsigned Line = 0;
+  unsigned Column = 0;
+  Level Severity = Level::Warning;
+  std::string Message;
+  std::string Rule;
+};
+
+/// An `#include` directive of the main file (its line ends at `LineEnd`).
+struct IncludeLine {
+  unsigned HashOffset = 0;
+  unsigned LineEnd = 0; ///< offset of the first character after the line's newline
+};
+
+/// What migrating one file produced.
+struct FileResult {
+  std::string Path;
+  std::string Original;
+  EditSet Edits;
+  std::vector<Finding> Findings;
+};
+
+class MigrationContext {
+public:
+  explicit MigrationContext(MigrationOptions Options) : Options(std::move(Options)) {}
+
+  void startTranslationUnit(clang::ASTContext &Ast, std::vector<IncludeLine> Includes);
+  FileResult finishTranslationUnit();
+
+  clang::ASTContext &ast() const { return *Ast; }
+  const clang::SourceManager &sources() const { return Ast->getSourceManager(); }
+  const MigrationOptions &options() const { return Options; }
+  const std::vector<IncludeLine> &includes() const { return Includes; }
+
+  // --- Edits: positions must be in the main file and outside macros. ---
+  /// True if both ends of `Range` are spelled in the main file, not by a macro.
+  bool isRewritable(clang::SourceRange Range) const;
+  /// Offset of `Loc` in the main file.
+  unsigned offsetOf(clang::SourceLocation Loc) const;
+  /// Offset just past the token that starts at `Loc`.
+  unsigned offsetAfterToken(clang::SourceLocation Loc) const;
+  void insert(unsigned Offset, llvm::StringRef Text, llvm::StringRef Rule);
+  void replace(clang::SourceRange TokenRange, llvm::StringRef Text, llvm::StringRef Rule);
+  /// Adds edits in the form a Clang Transformer rule produces them.
+  void addReplacement(const clang::tooling::Replacement &R, llvm::StringRef Rule);
+  /// The source text of a token range, as written.
+  llvm::StringRef text(clang::SourceRange TokenRange) const;
+  /// The whitespace that starts the line containing `Loc`.
+  std::string indentationOf(clang::SourceLocation Loc) const;
+  /// Where to put a new statement after `S`: the end of its line when only a
+  /// comment follows it, else right after its `;`.
+  unsigned offsetAfterStatement(const clang::Stmt &S) const;
+
+  void report(clang::SourceLocation Loc, Finding::Level Level, llvm::StringRef Message,
+              llvm::StringRef Rule);
+
+  // --- The device ---
+  /// The device variable to use at `Site`: a `torch::Device` declared in scope
+  /// before it (local, parameter or global) or the one the tool will insert.
+  std::string deviceAt(const clang::Stmt &Site);
+  /// Same, for a site that is a declaration (e.g. a model variable).
+  std::string deviceAt(const clang::Decl &Site);
+  /// The namespace spelling for inserted code: "torch", or "at" in ATen-only files.
+  llvm::StringRef torchNamespace() const { return TorchNamespace; }
+
+  /// The inserted declaration's name and the earliest offset that uses it, if
+  /// any site needs it (for DeviceDeclarationRule).
+  std::optional<std::pair<std::string, unsigned>> insertedDeviceUse() const;
+
+private:
+  std::string deviceForInsertedDeclaration(clang::SourceLocation Site);
+
+  MigrationOptions Options;
+  clang::ASTContext *Ast = nullptr;
+  std::vector<IncludeLine> Includes;
+  FileResult Result;
+  std::string TorchNamespace = "torch";
+  std::string InsertedDeviceName;  ///< chosen on first need
+  unsigned FirstInsertedDeviceUse = ~0u;
+};
+
+} // namespace todevice

@@ -1,0 +1,30 @@
+// Shared by model-placement and loss-placement: move a module variable to the
+// device once, right after it exists.
+#pragma once
+
+#include "MigrationContext.h"
+#include "Rule.h"
+#include "TorchTypes.h"
+
+namespace todevice {
+
+/// Records `var->to(device);` (or `var.to(device);`) after the declaration of
+/// `Var` — after a following `torch::load(var, ...)` if there is one — unless
+/// the module is built inside another module, is empty, aliases another
+/// variable, or is already moved somewhere in its function.
+void placeModuleVariable(MigrationContext &Ctx, const clang::VarDecl &Var, const ModuleType &Type,
+                         llvm::StringRef Rule);
+
+/// Base of model-placement and loss-placement: matches module variables of the
+/// main file and places those whose module class the subclass handles().
+class ModuleVariableRule : public Rule {
+public:
+  using Rule::Rule;
+  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+protected:
+  virtual bool handles(const clang::CXXRecordDecl &ModuleClass) const = 0;
+};
+
+} // namespace todevice

@@ -1,0 +1,48 @@
+// The shape of every rewrite rule, after clang-tidy's checks: registerMatchers()
+// says what to find, check() records what to do into the MigrationContext.
+#pragma once
+
+#include "MigrationContext.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+#include <memory>
+
+namespace todevice {
+
+class Rule : public clang::ast_matchers::MatchFinder::MatchCallback {
+public:
+  Rule(llvm::StringRef Name, MigrationContext &Ctx) : Name(Name.str()), Ctx(Ctx) {}
+
+  /// Registers the AST matchers whose matches are passed to check().
+  virtual void registerMatchers(clang::ast_matchers::MatchFinder &Finder) = 0;
+  /// Records edits and findings for one match.
+  virtual void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) {}
+  /// Called once per file after all matches (in registry order).
+  virtual void finishFile() {}
+
+  llvm::StringRef name() const { return Name; }
+  llvm::StringRef getID() const override { return Name; }
+  void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) final { check(Result); }
+
+protected:
+  std::string Name;
+  MigrationContext &Ctx;
+};
+
+/// One entry of the rule registry (tool/rules/RuleRegistry.cpp).
+struct RuleInfo {
+  const char *Name;
+  const char *Summary;
+  std::unique_ptr<Rule> (*Create)(llvm::StringRef Name, MigrationContext &Ctx);
+};
+
+template <typename RuleT>
+std::unique_ptr<Rule> createRule(llvm::StringRef Name, MigrationContext &Ctx) {
+  return std::make_unique<RuleT>(Name, Ctx);
+}
+
+/// Every rule, in the order their end-of-file steps run.
+llvm::ArrayRef<RuleInfo> allRules();
+
+} // namespace todevice

@@ -1,0 +1,154 @@
+#include "TorchTypes.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace todevice {
+namespace {
+
+const CXXRecordDecl *recordOf(QualType Type) {
+  if (Type.isNull())
+    return nullptr;
+  Type = Type.getNonReferenceType().getCanonicalType();
+  if (const auto *RT = Type->getAs<RecordType>())
+    return dyn_cast<CXXRecordDecl>(RT->getDecl());
+  return nullptr;
+}
+
+bool hasQualifiedName(const NamedDecl *D, StringRef Name) {
+  return D && D->getQualifiedNameAsString() == Name;
+}
+
+/// For `std::shared_ptr<T>` returns T's record, otherwise null.
+const CXXRecordDecl *sharedPtrPointee(const CXXRecordDecl *RD) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || !hasQualifiedName(Spec, "std::shared_ptr"))
+    return nullptr;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  if (Args.size() < 1 || Args[0].getKind() != TemplateArgument::Type)
+    return nullptr;
+  return recordOf(Args[0].getAsType());
+}
+
+/// For a class derived from `torch::nn::ModuleHolder<Impl>` returns Impl.
+const CXXRecordDecl *holderImpl(const CXXRecordDecl *RD) {
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+      Spec && hasQualifiedName(Spec, "torch::nn::ModuleHolder")) {
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    if (Args.size() >= 1 && Args[0].getKind() == TemplateArgument::Type)
+      return recordOf(Args[0].getAsType());
+    return nullptr;
+  }
+  for (const CXXBaseSpecifier &Base : RD->getDefinition()->bases())
+    if (const CXXRecordDecl *Impl = holderImpl(recordOf(Base.getType())))
+      return Impl;
+  return nullptr;
+}
+
+} // namespace
+
+bool isOrDerivesFrom(const CXXRecordDecl *Class, StringRef Base) {
+  if (!Class)
+    return false;
+  if (hasQualifiedName(Class, Base))
+    return true;
+  if (!Class->hasDefinition())
+    return false;
+  for (const CXXBaseSpecifier &B : Class->getDefinition()->bases())
+    if (isOrDerivesFrom(recordOf(B.getType()), Base))
+      return true;
+  return false;
+}
+
+ModuleType classifyModuleType(QualType Type) {
+  if (Type.isNull() || Type->isReferenceType() || Type->isPointerType())
+    return {};
+  const CXXRecordDecl *RD = recordOf(Type);
+  if (!RD)
+    return {};
+  if (const CXXRecordDecl *Pointee = sharedPtrPointee(RD))
+    return isOrDerivesFrom(Pointee, "torch::nn::Module")
+               ? ModuleType{ModuleHandle::SharedPtr, Pointee}
+               : ModuleType{};
+  if (const CXXRecordDecl *Impl = holderImpl(RD))
+    return ModuleType{ModuleHandle::Holder, Impl};
+  if (isOrDerivesFrom(RD, "torch::nn::Module"))
+    return ModuleType{ModuleHandle::Object, RD};
+  return {};
+}
+
+bool isLossModule(const CXXRecordDecl *Class) {
+  if (!Class)
+    return false;
+  StringRef Name = Class->getName();
+  if (Name.endswith("LossImpl") || Name.endswith("Loss"))
+    return true;
+  if (!Class->hasDefinition())
+    return false;
+  for (const CXXBaseSpecifier &B : Class->getDefinition()->bases()) {
+    const CXXRecordDecl *Base = recordOf(B.getType());
+    // Skip the generic bases every module has (Cloneable<T>, Module).
+    if (Base && !hasQualifiedName(Base, "torch::nn::Module") && isLossModule(Base))
+      return true;
+  }
+  return false;
+}
+
+bool isInsideModuleMember(const Decl *D) {
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent()) {
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(DC))
+      if (isOrDerivesFrom(Method->getParent(), "torch::nn::Module"))
+        return true;
+    if (const auto *Record = dyn_cast<CXXRecordDecl>(DC))
+      if (!Record->isLambda() && isOrDerivesFrom(Record, "torch::nn::Module"))
+        return true;
+  }
+  return false;
+}
+
+bool isDeviceType(QualType Type) { return hasQualifiedName(recordOf(Type), "c10::Device"); }
+
+bool isDeviceTypeEnum(QualType Type) {
+  if (Type.isNull())
+    return false;
+  const auto *ET = Type.getNonReferenceType().getCanonicalType()->getAs<EnumType>();
+  return ET && hasQualifiedName(ET->getDecl(), "c10::DeviceType");
+}
+
+bool isTensorOptionsType(QualType Type) {
+  return hasQualifiedName(recordOf(Type), "c10::TensorOptions");
+}
+
+bool isTensorType(QualType Type) { return hasQualifiedName(recordOf(Type), "at::Tensor"); }
+
+const Expr *ignoreConversions(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreImplicit();
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Next);
+        Construct && !isa<CXXTemporaryObjectExpr>(Construct) && Construct->getNumArgs() >= 1 &&
+        !Construct->isListInitialization() &&
+        (Construct->getConstructor()->isConvertingConstructor(false) ||
+         Construct->getConstructor()->isCopyOrMoveConstructor()))
+      Next = Construct->getArg(0)->IgnoreImplicit();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+bool isTorchFunction(const FunctionDecl *F, StringRef Name) {
+  if (!F || !F->getIdentifier() || F->getName() != Name)
+    return false;
+  const auto *NS = dyn_cast<NamespaceDecl>(F->getDeclContext()->getEnclosingNamespaceContext());
+  if (!NS)
+    return false;
+  std::string Qualified = NS->getQualifiedNameAsString();
+  return Qualified == "torch" || Qualified == "at";
+}
+
+} // namespace todevice

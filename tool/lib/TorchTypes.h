@@ -1,0 +1,59 @@
+// Classifies the LibTorch types and declarations the rules care about.
+//
+// Every question is answered from the AST (qualified names and base classes),
+// never from spelling, so `using namespace torch;`, aliases and typedefs are
+// handled the same way as fully qualified code.
+#pragma once
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Type.h"
+
+namespace todevice {
+
+/// How a variable holds a module.
+enum class ModuleHandle {
+  None,      ///< not a module
+  Object,    ///< `Net net;` — a torch::nn::Module subclass by value
+  SharedPtr, ///< `std::shared_ptr<Net>` — call `->to()`
+  Holder,    ///< `torch::nn::Linear`, a TORCH_MODULE holder — call `->to()`
+};
+
+struct ModuleType {
+  ModuleHandle Handle = ModuleHandle::None;
+  /// The torch::nn::Module subclass (for holders: the `...Impl` class).
+  const clang::CXXRecordDecl *Class = nullptr;
+};
+
+/// True if `Class` is `Base` or derives from it (qualified name, e.g. "torch::nn::Module").
+bool isOrDerivesFrom(const clang::CXXRecordDecl *Class, llvm::StringRef Base);
+
+/// Classifies a variable's type; references and pointers are not module owners.
+ModuleType classifyModuleType(clang::QualType Type);
+
+/// True for loss modules: LibTorch's `...LossImpl` classes and user modules whose
+/// class name ends in `Loss` (or derive from one of those).
+bool isLossModule(const clang::CXXRecordDecl *Class);
+
+/// True if the declaration sits inside a member function of a torch::nn::Module
+/// subclass (a submodule built there is moved with its parent).
+bool isInsideModuleMember(const clang::Decl *D);
+
+/// True for `c10::Device` (torch::Device, at::Device), ignoring cv and references.
+bool isDeviceType(clang::QualType Type);
+/// True for `c10::DeviceType` (torch::kCUDA, torch::kCPU, ...).
+bool isDeviceTypeEnum(clang::QualType Type);
+/// True for `c10::TensorOptions`, ignoring cv and references.
+bool isTensorOptionsType(clang::QualType Type);
+/// True for `at::Tensor` (torch::Tensor), ignoring cv and references.
+bool isTensorType(clang::QualType Type);
+
+/// Strips implicit casts, temporaries and converting constructors, returning the
+/// expression as written (e.g. `torch::kFloat` for an implicit TensorOptions).
+const clang::Expr *ignoreConversions(const clang::Expr *E);
+
+/// True if the function's qualified name is `torch::<Name>` or `at::<Name>`.
+bool isTorchFunction(const clang::FunctionDecl *F, llvm::StringRef Name);
+
+} // namespace todevice

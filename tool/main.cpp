@@ -1,0 +1,158 @@
+// to-device-migrate: rewrites a CPU-only LibTorch program so its tensors,
+// models and losses live on a device chosen once. This file only parses
+// options, runs the migration library, and writes what it produced.
+#include "Config.h"
+#include "lib/Migrator.h"
+#include "lib/Output.h"
+#include "lib/Rule.h"
+
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace clang::tooling;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory Category("to-device-migrate options");
+static cl::opt<bool> InPlace("i", cl::desc("Rewrite the files in place (atomically)"),
+                             cl::cat(Category));
+static cl::opt<std::string> OutputFile("o", cl::desc("Write the migrated source to <file>"),
+                                       cl::value_desc("file"), cl::cat(Category));
+static cl::opt<std::string>
+    DeviceExpr("device-expr",
+               cl::desc("Initialise the inserted device declaration with <expr>\n"
+                        "(default: torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;\n"
+                        "'todevice::default_device()' honours the TODEVICE variable)"),
+               cl::value_desc("expr"), cl::cat(Category));
+static cl::opt<bool> ListRules("list-rules", cl::desc("List the rewrite rules and exit"),
+                               cl::cat(Category));
+static cl::opt<std::string> ResourceDir("resource-dir",
+                                        cl::desc("Clang resource directory (builtin headers)"),
+                                        cl::init(TO_DEVICE_RESOURCE_DIR), cl::cat(Category));
+static cl::opt<std::string> PchFile("pch",
+                                    cl::desc("Precompiled <torch/torch.h> to parse with, for "
+                                             "files that include it"),
+                                    cl::init(TO_DEVICE_DEFAULT_PCH), cl::cat(Category));
+static cl::opt<bool> NoPch("no-pch", cl::desc("Parse <torch/torch.h> from source"),
+                           cl::cat(Category));
+static cl::extrahelp CommonHelp(CommonOptionsParser::HelpMessage);
+static cl::extrahelp MoreHelp(R"(
+With no -p and no --, LibTorch's include directories and -std=c++17 are used;
+anything after -- is added to the compile flags. Prints the migrated source to
+stdout unless -i or -o is given. See docs/usage.md.
+)");
+
+static int error(const llvm::Twine &Message) {
+  llvm::WithColor::error(llvm::errs(), "to-device-migrate") << Message << "\n";
+  return 1;
+}
+
+/// clang-format-like invocation: without -p, parse with default flags rather
+/// than searching for a compilation database.
+static std::vector<const char *> withDefaultSeparator(int Argc, const char **Argv) {
+  std::vector<const char *> Args(Argv, Argv + Argc);
+  bool HasSeparatorOrDatabase = false;
+  for (llvm::StringRef A : llvm::makeArrayRef(Argv, Argc))
+    HasSeparatorOrDatabase |= A == "--" || A == "-p" || A.startswith("-p=") || A == "--p" ||
+                              A.startswith("--p=");
+  if (!HasSeparatorOrDatabase)
+    Args.push_back("--");
+  return Args;
+}
+
+static bool includesTorchHeader(llvm::StringRef File) {
+  auto Buffer = llvm::MemoryBuffer::getFile(File);
+  static const llvm::Regex Include("#[ \t]*include[ \t]*[<\"]torch/torch\\.h[>\"]");
+  return Buffer && Include.match((*Buffer)->getBuffer());
+}
+
+/// The flags every parse gets: LibTorch's headers, C++17, the builtin headers,
+/// and the precompiled <torch/torch.h> when the command line is ours alone.
+static ArgumentsAdjuster defaultFlags(bool CommandLineIsOurs) {
+  return [CommandLineIsOurs](const CommandLineArguments &Args, llvm::StringRef File) {
+    CommandLineArguments Out = Args;
+    bool HasStd = llvm::any_of(Args, [](llvm::StringRef A) { return A.startswith("-std="); });
+    if (!HasStd)
+      Out.push_back("-std=c++17");
+    Out.insert(Out.end(), {"-isystem", TO_DEVICE_TORCH_API_INCLUDE, "-isystem",
+                           TO_DEVICE_RUNTIME_INCLUDE, "-resource-dir=" + ResourceDir, "-w",
+                           "-Qunused-arguments"});
+    if (CommandLineIsOurs && !NoPch && !PchFile.empty() && llvm::sys::fs::exists(PchFile) &&
+        includesTorchHeader(File))
+      Out.insert(Out.end(), {"-include-pch", PchFile});
+    return Out;
+  };
+}
+
+int main(int Argc, const char **Argv) {
+  cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
+    OS << "to-device-migrate " TO_DEVICE_MIGRATE_VERSION " (Clang " TO_DEVICE_CLANG_VERSION
+          ", LibTorch " TO_DEVICE_TORCH_VERSION ")\n";
+  });
+  std::vector<const char *> Args = withDefaultSeparator(Argc, Argv);
+  int ArgCount = static_cast<int>(Args.size());
+  auto Parser = CommonOptionsParser::create(ArgCount, Args.data(), Category, cl::ZeroOrMore,
+                                            "Places LibTorch tensors, models and losses on a "
+                                            "device chosen once.\n");
+  if (!Parser) {
+    llvm::errs() << llvm::toString(Parser.takeError());
+    return 1;
+  }
+  if (ListRules) {
+    for (const todevice::RuleInfo &Rule : todevice::allRules())
+      llvm::outs() << llvm::formatv("{0,-20} {1}\n", Rule.Name, Rule.Summary);
+    return 0;
+  }
+  const std::vector<std::string> &Files = Parser->getSourcePathList();
+  if (Files.empty())
+    return error("no input files (try --help)");
+  if (InPlace && !OutputFile.empty())
+    return error("-i and -o cannot be used together");
+  if (!OutputFile.empty() && Files.size() > 1)
+    return error("-o takes one input file, " + llvm::Twine(Files.size()) + " were given");
+  for (const std::string &File : Files) {
+    if (llvm::sys::fs::is_directory(File))
+      return error("'" + File + "' is a directory, not a source file");
+    if (!llvm::sys::fs::exists(File))
+      return error("no such file or directory: '" + File + "'");
+  }
+
+  bool CommandLineIsOurs = Parser->getCompilations().getAllFiles().empty() &&
+                           Parser->getCompilations().getCompileCommands(Files[0]).size() == 1 &&
+                           Parser->getCompilations().getCompileCommands(Files[0])[0].CommandLine.size() <= 3;
+  ClangTool Tool(Parser->getCompilations(), Files);
+  Tool.appendArgumentsAdjuster(defaultFlags(CommandLineIsOurs));
+  todevice::Migrator Migrator(todevice::MigrationOptions{DeviceExpr});
+  Tool.run(Migrator.newActionFactory().get());
+
+  int Status = 0;
+  for (const std::string &Failed : Migrator.failures())
+    Status = error(Failed + " does not compile (see the errors above); it was not changed");
+  for (const todevice::FileResult &Result : Migrator.results()) {
+    for (const todevice::Finding &F : Result.Findings)
+      todevice::printFinding(llvm::errs(), F);
+    llvm::Expected<std::string> Migrated = Result.Edits.apply(Result.Path, Result.Original);
+    if (!Migrated) {
+      llvm::errs() << llvm::toString(Migrated.takeError()) << "\n";
+      Status = 1;
+      continue;
+    }
+    if (InPlace || !OutputFile.empty()) {
+      std::string Target = InPlace ? Result.Path : OutputFile.getValue();
+      if (InPlace && *Migrated == Result.Original)
+        continue;
+      if (llvm::Error Err = todevice::writeFileAtomically(Target, *Migrated))
+        Status = error(llvm::toString(std::move(Err)));
+    } else {
+      llvm::outs() << *Migrated;
+    }
+  }
+  if (Migrator.results().empty() && Migrator.failures().empty())
+    Status = error("nothing was parsed");
+  return Status;
+}

@@ -1,0 +1,67 @@
+#include "DeviceDeclarationRule.h"
+
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace todevice {
+namespace {
+
+/// The offset where the declaration goes: after the last #include that comes
+/// before the first use, or else before the top-level declaration holding it.
+unsigned declarationOffset(const MigrationContext &Ctx, unsigned FirstUse) {
+  unsigned Offset = ~0u;
+  for (const IncludeLine &Include : Ctx.includes())
+    if (Include.LineEnd <= FirstUse)
+      Offset = Include.LineEnd;
+  if (Offset != ~0u)
+    return Offset;
+  const SourceManager &SM = Ctx.sources();
+  for (const Decl *D : Ctx.ast().getTraversalScope()) {
+    SourceLocation Begin = SM.getExpansionLoc(D->getBeginLoc());
+    if (SM.isWrittenInMainFile(Begin) && SM.getFileOffset(Begin) <= FirstUse &&
+        FirstUse <= SM.getFileOffset(SM.getExpansionLoc(D->getEndLoc())))
+      return SM.getFileOffset(Begin) - SM.getSpellingColumnNumber(Begin) + 1;
+  }
+  return 0;
+}
+
+std::string defaultDeviceExpression(llvm::StringRef NS) {
+  if (NS == "torch")
+    return "torch::cuda::is_available() ? torch::kCUDA : torch::kCPU";
+  return "at::hasCUDA() ? at::kCUDA : at::kCPU";
+}
+
+} // namespace
+
+void DeviceDeclarationRule::insertDeviceDeclaration() {
+  auto Use = Ctx.insertedDeviceUse();
+  if (!Use)
+    return;
+  const auto &[DeviceName, FirstUse] = *Use;
+  std::string Expression = Ctx.options().DeviceExpr.empty()
+                               ? defaultDeviceExpression(Ctx.torchNamespace())
+                               : Ctx.options().DeviceExpr;
+  unsigned Offset = declarationOffset(Ctx, FirstUse);
+  llvm::StringRef Code = Ctx.sources().getBufferData(Ctx.sources().getMainFileID());
+  bool AtLineStart = Offset == 0 || Code[Offset - 1] == '\n';
+  std::string Newline = Code.contains("\r\n") ? "\r\n" : "\n";
+
+  bool AfterInclude = false;
+  for (const IncludeLine &Include : Ctx.includes())
+    AfterInclude |= Include.LineEnd == Offset;
+
+  std::string Text = AtLineStart ? "" : Newline;
+  if (AfterInclude)
+    Text += Newline; // a blank line between the includes and the declaration
+  if (Ctx.options().DeviceExpr.find("todevice::") != std::string::npos)
+    Text += "#include <todevice/todevice.h>" + Newline;
+  Text += "// Where tensors, models and losses live (added by to-device-migrate)." + Newline;
+  Text += "const " + Ctx.torchNamespace().str() + "::Device " + DeviceName + "(" + Expression +
+          ");" + Newline;
+  if (Offset < Code.size() && Code[Offset] != '\n' && Code[Offset] != '\r')
+    Text += Newline;
+  Ctx.insert(Offset, Text, name());
+}
+
+} // namespace todevice

@@ -1,0 +1,44 @@
+#include "HostMemoryTensorRule.h"
+#include "../lib/Matchers.h"
+
+#include "clang/Tooling/Transformer/RangeSelector.h"
+#include "clang/Tooling/Transformer/RewriteRule.h"
+#include "clang/Tooling/Transformer/Stencil.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace clang::transformer;
+
+namespace todevice {
+
+void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
+  // Already followed by `.to(<device>)`: nothing to do (this keeps the rule idempotent).
+  auto MovedToDevice = hasParent(memberExpr(
+      member(hasName("to")), hasParent(cxxMemberCallExpr(hasArgument(0, isDeviceExpression())))));
+  auto FromBlob = traverse(
+      TK_IgnoreUnlessSpelledInSource,
+      callExpr(callee(functionDecl(hasAnyName("::torch::from_blob", "::at::from_blob"))),
+               isExpansionInMainFile(), unless(isInTemplateInstantiation()),
+               unless(MovedToDevice))
+          .bind("call"));
+
+  auto DeviceCopy = clang::transformer::run([this](const MatchFinder::MatchResult &Result) -> Expected<std::string> {
+    const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+    return ".to(" + Ctx.deviceAt(*Call) + ")";
+  });
+
+  Rewriter.emplace(makeRule(FromBlob, insertAfter(node("call"), DeviceCopy),
+                            cat("tensor over host memory copied to the device")),
+                   [this](Expected<tooling::AtomicChange> Change) {
+                     if (!Change) {
+                       Ctx.report(SourceLocation(), Finding::Level::Warning,
+                                  llvm::toString(Change.takeError()), name());
+                       return;
+                     }
+                     for (const tooling::Replacement &R : Change->getReplacements())
+                       Ctx.addReplacement(R, name());
+                   });
+  Rewriter->registerMatchers(&Finder);
+}
+
+} // namespace todevice

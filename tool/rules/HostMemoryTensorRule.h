@@ -1,0 +1,24 @@
+// host-memory-tensor: a tensor built over host memory must be copied to the
+// device; giving from_blob a device would claim the pointer is device memory.
+//   torch::from_blob(data, {2, 3})  ->  torch::from_blob(data, {2, 3}).to(device)
+// Written as a Clang Transformer rule: it needs no context beyond the match.
+#pragma once
+
+#include "../lib/Rule.h"
+
+#include "clang/Tooling/Transformer/Transformer.h"
+
+#include <optional>
+
+namespace todevice {
+
+class HostMemoryTensorRule : public Rule {
+public:
+  using Rule::Rule;
+  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
+
+private:
+  std::optional<clang::tooling::Transformer> Rewriter;
+};
+
+} // namespace todevice

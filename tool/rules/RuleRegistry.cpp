@@ -1,0 +1,28 @@
+// The one list of rewrite rules. Names are stable: they appear in --list-rules,
+// in --rules globs, and in the [rule-name] suffix of every finding.
+#include "DeviceDeclarationRule.h"
+#include "HostMemoryTensorRule.h"
+#include "LossPlacementRule.h"
+#include "ModelPlacementRule.h"
+#include "TensorFactoryRule.h"
+
+namespace todevice {
+
+llvm::ArrayRef<RuleInfo> allRules() {
+  static const RuleInfo Rules[] = {
+      {"tensor-factory", "add the device to the options of torch::/at:: factory calls",
+       createRule<TensorFactoryRule>},
+      {"host-memory-tensor", "move tensors built over host memory (from_blob) with .to(device)",
+       createRule<HostMemoryTensorRule>},
+      {"model-placement", "move every model variable with ->to(device) right after it exists",
+       createRule<ModelPlacementRule>},
+      {"loss-placement", "move every loss-function module with ->to(device) right after it exists",
+       createRule<LossPlacementRule>},
+      // Last: it declares the device the rules above used, once, if none was in scope.
+      {"device-declaration", "declare the device once (CUDA when available, else the CPU)",
+       createRule<DeviceDeclarationRule>},
+  };
+  return Rules;
+}
+
+} // namespace todevice
