@@ -56,6 +56,11 @@ DeviceNamed optionsNameDevice(const Expr *E, int Depth = 0) {
       return DeviceNamed::Yes;
     return F->getName() == "pinned_memory" ? DeviceNamed::Unknown : DeviceNamed::No;
   }
+  if (const auto *Choice = dyn_cast<AbstractConditionalOperator>(E)) {
+    DeviceNamed True = optionsNameDevice(Choice->getTrueExpr(), Depth + 1);
+    return True == optionsNameDevice(Choice->getFalseExpr(), Depth + 1) ? True
+                                                                        : DeviceNamed::Unknown;
+  }
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
     if (!Var || isa<ParmVarDecl>(Var) || !Var->hasInit())

@@ -1,0 +1,28 @@
+# lit configuration for the tool's tests. Every test parses the real LibTorch
+# headers (through the precompiled header the build makes) — no mocks.
+import os
+import lit.formats
+
+config.name = "to-device-migrate"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cpp", ".test"]
+config.test_source_root = os.path.join(config.source_root, "test", "tool")
+config.test_exec_root = os.path.join(config.binary_root, "test", "tool")
+config.excludes = ["Inputs"]
+
+syntax = "%s -fsyntax-only %s -include-pch %s" % (config.clangxx, config.syntax_flags, config.pch)
+
+# `// CHECK` lines of the input are copied into the output; drop them before
+# FileCheck so a pattern can never match itself.
+strip = r"sed -E '/^[[:space:]]*\/\/[[:space:]]*(RUN|CHECK[A-Z-]*|NOTE)[: ]/d'"
+
+config.substitutions += [
+    ("%migrate", config.tool),
+    ("%syntax-check", syntax),
+    ("%strip", strip),
+    ("%inputs", os.path.join(config.test_source_root, "Inputs")),
+    ("%torch-api-include", config.syntax_flags.split()[2]),
+    ("%FileCheck", config.filecheck),
+]
+config.environment["PATH"] = os.pathsep.join(
+    [os.path.dirname(config.filecheck), config.environment.get("PATH", "")])

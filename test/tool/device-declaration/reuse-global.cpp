@@ -1,0 +1,15 @@
+// A global device declared before the use is reused.
+// RUN: %migrate %s > %t.cpp
+// RUN: %strip %t.cpp | FileCheck %s
+// RUN: %syntax-check %t.cpp
+// RUN: %migrate %t.cpp | diff %t.cpp -
+#include <torch/torch.h>
+
+static const torch::Device kDevice = torch::kCPU;
+
+int main() {
+  auto x = torch::zeros({2});
+  // CHECK: auto x = torch::zeros({2}, torch::device(kDevice));
+  return 0;
+}
+// CHECK-NOT: const torch::Device device
