@@ -11,6 +11,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/WithColor.h"
@@ -29,6 +30,11 @@ static cl::opt<std::string>
                         "(default: torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;\n"
                         "'todevice::default_device()' honours the TODEVICE variable)"),
                cl::value_desc("expr"), cl::cat(Category));
+static cl::opt<std::string>
+    RuleGlobs("rules",
+              cl::desc("Comma-separated globs of rules to run, clang-tidy style: '-name' "
+                       "removes (default: '*')"),
+              cl::value_desc("globs"), cl::init("*"), cl::cat(Category));
 static cl::opt<bool> ListRules("list-rules", cl::desc("List the rewrite rules and exit"),
                                cl::cat(Category));
 static cl::opt<std::string> ResourceDir("resource-dir",
@@ -89,6 +95,31 @@ static ArgumentsAdjuster defaultFlags(bool CommandLineIsOurs) {
   };
 }
 
+/// The rules `--rules` selects; later globs win, as in clang-tidy's --checks.
+static llvm::Expected<std::vector<std::string>> selectedRules(llvm::StringRef Globs) {
+  std::vector<std::pair<llvm::GlobPattern, bool>> Patterns;
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  Globs.split(Parts, ',', -1, false);
+  for (llvm::StringRef Part : Parts) {
+    Part = Part.trim();
+    bool Remove = Part.consume_front("-");
+    auto Pattern = llvm::GlobPattern::create(Part);
+    if (!Pattern)
+      return Pattern.takeError();
+    Patterns.emplace_back(std::move(*Pattern), !Remove);
+  }
+  std::vector<std::string> Selected;
+  for (const todevice::RuleInfo &Rule : todevice::allRules()) {
+    bool Enabled = false;
+    for (const auto &[Pattern, Include] : Patterns)
+      if (Pattern.match(Rule.Name))
+        Enabled = Include;
+    if (Enabled)
+      Selected.push_back(Rule.Name);
+  }
+  return Selected;
+}
+
 int main(int Argc, const char **Argv) {
   cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
     OS << "to-device-migrate " TO_DEVICE_MIGRATE_VERSION " (Clang " TO_DEVICE_CLANG_VERSION
@@ -103,11 +134,17 @@ int main(int Argc, const char **Argv) {
     llvm::errs() << llvm::toString(Parser.takeError());
     return 1;
   }
+  auto Rules = selectedRules(RuleGlobs);
+  if (!Rules)
+    return error("--rules: " + llvm::toString(Rules.takeError()));
   if (ListRules) {
     for (const todevice::RuleInfo &Rule : todevice::allRules())
-      llvm::outs() << llvm::formatv("{0,-20} {1}\n", Rule.Name, Rule.Summary);
+      if (llvm::is_contained(*Rules, Rule.Name))
+        llvm::outs() << llvm::formatv("{0,-20} {1}\n", Rule.Name, Rule.Summary);
     return 0;
   }
+  if (Rules->empty())
+    return error("--rules='" + RuleGlobs + "' selects no rule (see --list-rules)");
   const std::vector<std::string> &Files = Parser->getSourcePathList();
   if (Files.empty())
     return error("no input files (try --help)");
@@ -127,7 +164,7 @@ int main(int Argc, const char **Argv) {
                            Parser->getCompilations().getCompileCommands(Files[0])[0].CommandLine.size() <= 3;
   ClangTool Tool(Parser->getCompilations(), Files);
   Tool.appendArgumentsAdjuster(defaultFlags(CommandLineIsOurs));
-  todevice::Migrator Migrator(todevice::MigrationOptions{DeviceExpr});
+  todevice::Migrator Migrator(todevice::MigrationOptions{DeviceExpr}, *Rules);
   Tool.run(Migrator.newActionFactory().get());
 
   int Status = 0;

@@ -16,7 +16,7 @@ namespace todevice {
 class Migrator {
 public:
   /// `RuleNames` selects rules from allRules(); empty means all of them.
-  Migrator(MigrationOptions Options, std::vector<std::string> RuleNames = {})
+  explicit Migrator(MigrationOptions Options, std::vector<std::string> RuleNames = {})
       : Options(std::move(Options)), RuleNames(std::move(RuleNames)) {}
 
   /// An action factory for ClangTool::run().
