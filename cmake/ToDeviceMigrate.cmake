@@ -1,4 +1,5 @@
-# to_device_migrate(TARGET <target> [DEVICE_EXPR <expr>] [TOOL <path>])
+# to_device_migrate(TARGET <target> [MODE per-site|registry] [DEVICE_EXPR <expr>]
+#                   [RULES <globs>] [TOOL <path>])
 #
 # Compiles the migrated sources of <target> instead of the originals: each C++
 # source is rewritten by to-device-migrate into the build tree (re-generated
@@ -13,7 +14,7 @@ if(NOT DEFINED TO_DEVICE_MIGRATE_EXECUTABLE)
 endif()
 
 function(to_device_migrate)
-  cmake_parse_arguments(ARG "" "TARGET;DEVICE_EXPR;TOOL" "" ${ARGN})
+  cmake_parse_arguments(ARG "" "TARGET;MODE;DEVICE_EXPR;RULES;TOOL" "" ${ARGN})
   if(NOT ARG_TARGET)
     message(FATAL_ERROR "to_device_migrate: TARGET is required")
   endif()
@@ -24,6 +25,15 @@ function(to_device_migrate)
   set(extra_args)
   if(ARG_DEVICE_EXPR)
     list(APPEND extra_args "--device-expr=${ARG_DEVICE_EXPR}")
+  endif()
+  if(ARG_MODE)
+    list(APPEND extra_args "--mode=${ARG_MODE}")
+    if(ARG_MODE STREQUAL "registry" AND TARGET todevice)
+      target_link_libraries(${ARG_TARGET} PRIVATE todevice)
+    endif()
+  endif()
+  if(ARG_RULES)
+    list(APPEND extra_args "--rules=${ARG_RULES}")
   endif()
 
   get_target_property(sources ${ARG_TARGET} SOURCES)

@@ -30,6 +30,13 @@ static cl::opt<std::string>
                         "(default: torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;\n"
                         "'todevice::default_device()' honours the TODEVICE variable)"),
                cl::value_desc("expr"), cl::cat(Category));
+enum class Mode { PerSite, Registry };
+static cl::opt<Mode> MigrationMode(
+    "mode", cl::desc("How variables are placed"), cl::init(Mode::PerSite),
+    cl::values(clEnumValN(Mode::PerSite, "per-site", "rewrite each site (default)"),
+               clEnumValN(Mode::Registry, "registry",
+                          "register them with a todevice::Registry, moved with one call")),
+    cl::cat(Category));
 static cl::opt<std::string>
     RuleGlobs("rules",
               cl::desc("Comma-separated globs of rules to run, clang-tidy style: '-name' "
@@ -164,7 +171,10 @@ int main(int Argc, const char **Argv) {
                            Parser->getCompilations().getCompileCommands(Files[0])[0].CommandLine.size() <= 3;
   ClangTool Tool(Parser->getCompilations(), Files);
   Tool.appendArgumentsAdjuster(defaultFlags(CommandLineIsOurs));
-  todevice::Migrator Migrator(todevice::MigrationOptions{DeviceExpr}, *Rules);
+  todevice::MigrationOptions Options;
+  Options.DeviceExpr = DeviceExpr;
+  Options.RegistryMode = MigrationMode == Mode::Registry;
+  todevice::Migrator Migrator(Options, *Rules);
   Tool.run(Migrator.newActionFactory().get());
 
   int Status = 0;

@@ -130,16 +130,16 @@ const VarDecl *findDeviceVariable(ASTContext &Ctx, const DynTypedNode &Site,
   return Globals.Found;
 }
 
-std::string chooseFreshGlobalName(ASTContext &Ctx, llvm::StringRef Preferred) {
+std::string chooseFreshName(ASTContext &Ctx, llvm::StringRef Preferred, llvm::StringRef Fallback) {
   NameCollector Main;
   for (Decl *D : Ctx.getTraversalScope())
     Main.TraverseDecl(D);
   if (isFree(Ctx, Main, Preferred))
     return Preferred.str();
-  if (isFree(Ctx, Main, "target_device"))
-    return "target_device";
+  if (isFree(Ctx, Main, Fallback))
+    return Fallback.str();
   for (int I = 1;; ++I) {
-    std::string Name = "target_device_" + std::to_string(I);
+    std::string Name = Fallback.str() + "_" + std::to_string(I);
     if (isFree(Ctx, Main, Name))
       return Name;
   }

@@ -17,8 +17,9 @@ const clang::VarDecl *findDeviceVariable(clang::ASTContext &Ctx, const clang::Dy
                                          clang::SourceLocation SiteLoc);
 
 /// `Preferred` if no declaration, macro or using-directive of the main file
-/// could collide with a new global of that name, else the first free one of
-/// `target_device`, `target_device_1`, `target_device_2`, ...
-std::string chooseFreshGlobalName(clang::ASTContext &Ctx, llvm::StringRef Preferred);
+/// could collide with a new variable of that name, else the first free one of
+/// `Fallback`, `Fallback_1`, `Fallback_2`, ...
+std::string chooseFreshName(clang::ASTContext &Ctx, llvm::StringRef Preferred,
+                            llvm::StringRef Fallback);
 
 } // namespace todevice

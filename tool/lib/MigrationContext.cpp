@@ -1,6 +1,9 @@
 #include "MigrationContext.h"
 #include "DeviceScope.h"
+#include "TorchTypes.h"
 
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -17,6 +20,8 @@ void MigrationContext::startTranslationUnit(ASTContext &Context, std::vector<Inc
   if (const FileEntry *Entry = SM.getFileEntryForID(Main))
     Result.Path = Entry->getName().str();
   Result.Original = SM.getBufferData(Main).str();
+  Registrations.clear();
+  RuntimeIncludeNeeded = false;
   InsertedDeviceName.clear();
   FirstInsertedDeviceUse = ~0u;
 
@@ -105,6 +110,71 @@ void MigrationContext::report(SourceLocation Loc, Finding::Level Level, StringRe
   Result.Findings.push_back(std::move(F));
 }
 
+namespace {
+
+/// Finds `<registry>.add(..., var, ...)` on a todevice::Registry.
+class RegistrationFinder : public RecursiveASTVisitor<RegistrationFinder> {
+public:
+  explicit RegistrationFinder(const VarDecl &Var) : Var(Var) {}
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+    const CXXMethodDecl *Method = Call->getMethodDecl();
+    if (!Method || !Method->getIdentifier() || Method->getName() != "add" ||
+        Method->getParent()->getQualifiedNameAsString() != "todevice::Registry")
+      return true;
+    for (const Expr *Arg : Call->arguments())
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts()))
+        Found |= Ref->getDecl() == &Var;
+    return !Found;
+  }
+  bool Found = false;
+
+private:
+  const VarDecl &Var;
+};
+
+} // namespace
+
+bool MigrationContext::registerInstead(const VarDecl &Var) {
+  if (!Options.RegistryMode || !Var.hasLocalStorage() || Var.getType()->isReferenceType())
+    return false;
+  for (const Registration &R : Registrations)
+    if (R.Var == &Var)
+      return true;
+  DynTypedNodeList Parents = Ast->getParents(Var);
+  const auto *Declaration = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  if (!Declaration)
+    return false;
+  DynTypedNodeList Grand = Ast->getParents(*Declaration);
+  const auto *Body = Grand.empty() ? nullptr : Grand[0].get<CompoundStmt>();
+  DynTypedNodeList Owner = Body ? Ast->getParents(*Body) : DynTypedNodeList(DynTypedNode());
+  const auto *Function = Owner.empty() ? nullptr : Owner[0].get<FunctionDecl>();
+  if (!Function || Function->getBody() != Body || !isRewritable(Declaration->getSourceRange()))
+    return false;
+  RegistrationFinder Existing(Var);
+  Existing.TraverseStmt(const_cast<CompoundStmt *>(Body));
+  if (!Existing.Found) // registered by an earlier run: nothing more to do
+    Registrations.push_back({&Var, Declaration, Body});
+  return true;
+}
+
+bool MigrationContext::registerInstead(const Expr &Initializer) {
+  if (!Options.RegistryMode)
+    return false;
+  const Expr *Current = &Initializer;
+  while (true) {
+    DynTypedNodeList Parents = Ast->getParents(*Current);
+    if (Parents.empty())
+      return false;
+    if (const auto *Var = Parents[0].get<VarDecl>())
+      return Var->getInit() && ignoreConversions(Var->getInit()) == &Initializer &&
+             registerInstead(*Var);
+    const auto *Wrapper = Parents[0].get<Expr>();
+    if (!Wrapper || ignoreConversions(Wrapper) != &Initializer)
+      return false;
+    Current = Wrapper;
+  }
+}
+
 std::string MigrationContext::deviceAt(const Stmt &Site) {
   if (const VarDecl *VD = findDeviceVariable(*Ast, DynTypedNode::create(Site), Site.getBeginLoc()))
     return VD->getName().str();
@@ -119,7 +189,7 @@ std::string MigrationContext::deviceAt(const Decl &Site) {
 
 std::string MigrationContext::deviceForInsertedDeclaration(SourceLocation Site) {
   if (InsertedDeviceName.empty())
-    InsertedDeviceName = chooseFreshGlobalName(*Ast, "device");
+    InsertedDeviceName = chooseFreshName(*Ast, "device", "target_device");
   unsigned Offset = offsetOf(sources().getExpansionLoc(Site));
   FirstInsertedDeviceUse = std::min(FirstInsertedDeviceUse, Offset);
   return InsertedDeviceName;

@@ -14,6 +14,9 @@
 namespace todevice {
 
 struct MigrationOptions {
+  /// Register CPU-resident variables with a todevice::Registry and move them
+  /// with one call, instead of rewriting each site (--mode=registry).
+  bool RegistryMode = false;
   /// Expression the inserted device declaration is initialised with; empty
   /// means `torch::cuda::is_available() ? torch::kCUDA : torch::kCPU`.
   std::string DeviceExpr;
@@ -37,6 +40,13 @@ struct IncludeLine {
   unsigned LineEnd = 0; ///< offset of the first character after the line's newline
 };
 
+/// A variable the registry mode registers instead of rewriting its site.
+struct Registration {
+  const clang::VarDecl *Var = nullptr;
+  const clang::DeclStmt *Declaration = nullptr;
+  const clang::CompoundStmt *FunctionBody = nullptr;
+};
+
 /// What migrating one file produced.
 struct FileResult {
   std::string Path;
@@ -56,6 +66,7 @@ public:
   const clang::SourceManager &sources() const { return Ast->getSourceManager(); }
   const MigrationOptions &options() const { return Options; }
   const std::vector<IncludeLine> &includes() const { return Includes; }
+  const std::string &filePath() const { return Result.Path; }
 
   // --- Edits: positions must be in the main file and outside macros. ---
   /// True if both ends of `Range` are spelled in the main file, not by a macro.
@@ -79,6 +90,18 @@ public:
   void report(clang::SourceLocation Loc, Finding::Level Level, llvm::StringRef Message,
               llvm::StringRef Rule);
 
+  // --- Registry mode ---
+  /// In registry mode, takes over placing `Var` when it is declared directly in
+  /// a function's body (the registry lives as long as the function's variables):
+  /// returns true, and the calling rule records no edit of its own.
+  bool registerInstead(const clang::VarDecl &Var);
+  /// Same, for a call that is the whole initialiser of a variable.
+  bool registerInstead(const clang::Expr &Initializer);
+  const std::vector<Registration> &registrations() const { return Registrations; }
+  /// Asks for `#include <todevice/todevice.h>` (inserted once, by device-declaration).
+  void requireRuntimeInclude() { RuntimeIncludeNeeded = true; }
+  bool runtimeIncludeNeeded() const { return RuntimeIncludeNeeded; }
+
   // --- The device ---
   /// The device variable to use at `Site`: a `torch::Device` declared in scope
   /// before it (local, parameter or global) or the one the tool will insert.
@@ -100,6 +123,8 @@ private:
   std::vector<IncludeLine> Includes;
   FileResult Result;
   std::string TorchNamespace = "torch";
+  std::vector<Registration> Registrations;
+  bool RuntimeIncludeNeeded = false;
   std::string InsertedDeviceName;  ///< chosen on first need
   unsigned FirstInsertedDeviceUse = ~0u;
 };

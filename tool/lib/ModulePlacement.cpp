@@ -158,6 +158,8 @@ void placeModuleVariable(MigrationContext &Ctx, const VarDecl &Var, const Module
     else if (Seen && isLoadInto(S, Var))
       After = S;
   }
+  if (After == Declaration && Ctx.registerInstead(Var))
+    return;
   if (!Ctx.isRewritable(After->getSourceRange()))
     return;
   unsigned Offset = Ctx.offsetAfterStatement(*After);

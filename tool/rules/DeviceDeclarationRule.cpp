@@ -1,6 +1,7 @@
 #include "DeviceDeclarationRule.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "clang/Tooling/Inclusions/HeaderIncludes.h"
 
 using namespace clang;
 
@@ -54,14 +55,24 @@ void DeviceDeclarationRule::insertDeviceDeclaration() {
   std::string Text = AtLineStart ? "" : Newline;
   if (AfterInclude)
     Text += Newline; // a blank line between the includes and the declaration
-  if (Ctx.options().DeviceExpr.find("todevice::") != std::string::npos)
-    Text += "#include <todevice/todevice.h>" + Newline;
   Text += "// Where tensors, models and losses live (added by to-device-migrate)." + Newline;
   Text += "const " + Ctx.torchNamespace().str() + "::Device " + DeviceName + "(" + Expression +
           ");" + Newline;
   if (Offset < Code.size() && Code[Offset] != '\n' && Code[Offset] != '\r')
     Text += Newline;
   Ctx.insert(Offset, Text, name());
+}
+
+void DeviceDeclarationRule::insertRuntimeInclude() {
+  if (Ctx.insertedDeviceUse() && Ctx.options().DeviceExpr.find("todevice::") != std::string::npos)
+    Ctx.requireRuntimeInclude();
+  if (!Ctx.runtimeIncludeNeeded())
+    return;
+  const SourceManager &SM = Ctx.sources();
+  llvm::StringRef Code = SM.getBufferData(SM.getMainFileID());
+  clang::tooling::HeaderIncludes Includes(Ctx.filePath(), Code, clang::tooling::IncludeStyle());
+  if (auto Insertion = Includes.insert("todevice/todevice.h", /*IsAngled=*/true))
+    Ctx.addReplacement(*Insertion, name());
 }
 
 } // namespace todevice

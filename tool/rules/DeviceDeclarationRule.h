@@ -1,6 +1,8 @@
 // device-declaration: where a file uses a device no declaration provides,
 // declare one, once, after the file's includes:
 //   const torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+// It also adds `#include <todevice/todevice.h>`, once, when the device
+// expression or the registry mode uses the runtime.
 #pragma once
 
 #include "../lib/Rule.h"
@@ -11,10 +13,14 @@ class DeviceDeclarationRule : public Rule {
 public:
   using Rule::Rule;
   void registerMatchers(clang::ast_matchers::MatchFinder &) override {}
-  void finishFile() override { insertDeviceDeclaration(); }
+  void finishFile() override {
+    insertRuntimeInclude(); // first: the declaration may use the runtime
+    insertDeviceDeclaration();
+  }
 
 private:
   void insertDeviceDeclaration();
+  void insertRuntimeInclude();
 };
 
 } // namespace todevice

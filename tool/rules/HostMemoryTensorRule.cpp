@@ -24,6 +24,8 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
 
   auto DeviceCopy = clang::transformer::run([this](const MatchFinder::MatchResult &Result) -> Expected<std::string> {
     const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+    if (Ctx.registerInstead(*Call))
+      return std::string(); // the registry moves it
     return ".to(" + Ctx.deviceAt(*Call) + ")";
   });
 
@@ -36,7 +38,8 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
                        return;
                      }
                      for (const tooling::Replacement &R : Change->getReplacements())
-                       Ctx.addReplacement(R, name());
+                       if (R.getLength() || !R.getReplacementText().empty())
+                         Ctx.addReplacement(R, name());
                    });
   Rewriter->registerMatchers(&Finder);
 }

@@ -4,6 +4,7 @@
 #include "HostMemoryTensorRule.h"
 #include "LossPlacementRule.h"
 #include "ModelPlacementRule.h"
+#include "RegistryRule.h"
 #include "TensorFactoryRule.h"
 
 namespace todevice {
@@ -18,6 +19,8 @@ llvm::ArrayRef<RuleInfo> allRules() {
        createRule<ModelPlacementRule>},
       {"loss-placement", "move every loss-function module with ->to(device) right after it exists",
        createRule<LossPlacementRule>},
+      {"registry", "with --mode=registry: register placed variables with a todevice::Registry",
+       createRule<RegistryRule>},
       // Last: it declares the device the rules above used, once, if none was in scope.
       {"device-declaration", "declare the device once (CUDA when available, else the CPU)",
        createRule<DeviceDeclarationRule>},

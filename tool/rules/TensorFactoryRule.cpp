@@ -134,6 +134,8 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
     // Only the position right after the last written argument can be filled.
     if (static_cast<unsigned>(OptionsIndex) != Explicit || Explicit == 0)
       return;
+    if (Ctx.registerInstead(*Call))
+      return;
     unsigned Offset = Ctx.offsetAfterToken(Call->getArg(Explicit - 1)->getEndLoc());
     Ctx.insert(Offset, ", " + NS + "::device(" + Ctx.deviceAt(*Call) + ")", name());
     return;
@@ -158,6 +160,8 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
     case DeviceNamed::No:
       break;
     }
+    if (Ctx.registerInstead(*Call))
+      return;
     std::string Device = Ctx.deviceAt(*Call);
     if (isPostfixExpression(Written)) {
       Ctx.insert(Ctx.offsetAfterToken(Written->getEndLoc()), ".device(" + Device + ")", name());
@@ -169,6 +173,8 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
     return;
   }
   // A dtype, layout or memory format converted to TensorOptions implicitly.
+  if (Ctx.registerInstead(*Call))
+    return;
   Ctx.replace(Written->getSourceRange(),
               NS + "::TensorOptions(" + Ctx.text(Written->getSourceRange()).str() + ").device(" +
                   Ctx.deviceAt(*Call) + ")",

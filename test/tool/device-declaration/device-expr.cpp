@@ -7,8 +7,9 @@
 #include <torch/torch.h>
 
 // CHECK: #include <todevice/todevice.h>
-// CHECK-NEXT: // Where tensors
-// CHECK-NEXT: const torch::Device device(todevice::default_device());
+// CHECK-NEXT: #include <torch/torch.h>
+// CHECK-NOT: #include <todevice/todevice.h>
+// CHECK: const torch::Device device(todevice::default_device());
 int main() {
   auto x = torch::zeros({2});
   // CHECK: auto x = torch::zeros({2}, torch::device(device));
