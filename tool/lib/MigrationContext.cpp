@@ -96,6 +96,27 @@ unsigned MigrationContext::offsetAfterStatement(const Stmt &S) const {
   return After;
 }
 
+bool MigrationContext::isKeptOnCpu(SourceLocation Loc) const {
+  const SourceManager &SM = sources();
+  Loc = SM.getExpansionLoc(Loc);
+  if (!SM.isWrittenInMainFile(Loc))
+    return false;
+  StringRef Code = Result.Original;
+  unsigned Offset = SM.getFileOffset(Loc);
+  size_t LineStart = Code.rfind('\n', Offset == 0 ? 0 : Offset - 1);
+  LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
+  size_t LineEnd = Code.find('\n', Offset);
+  StringRef Line = Code.slice(LineStart, LineEnd);
+  if (Line.contains("to-device: keep-cpu") && !Line.contains("to-device: keep-cpu-next-line"))
+    return true;
+  if (LineStart == 0)
+    return false;
+  size_t PreviousStart = Code.rfind('\n', LineStart - 1);
+  StringRef Previous =
+      Code.slice(PreviousStart == StringRef::npos ? 0 : PreviousStart + 1, LineStart);
+  return Previous.contains("to-device: keep-cpu-next-line");
+}
+
 void MigrationContext::report(SourceLocation Loc, Finding::Level Level, StringRef Message,
                               StringRef Rule) {
   const SourceManager &SM = sources();

@@ -87,6 +87,11 @@ public:
   /// comment follows it, else right after its `;`.
   unsigned offsetAfterStatement(const clang::Stmt &S) const;
 
+  /// True if the user asked to keep the site at `Loc` on the CPU with a
+  /// `// to-device: keep-cpu` comment on its line, or
+  /// `// to-device: keep-cpu-next-line` on the line before.
+  bool isKeptOnCpu(clang::SourceLocation Loc) const;
+
   void report(clang::SourceLocation Loc, Finding::Level Level, llvm::StringRef Message,
               llvm::StringRef Rule);
 

@@ -126,7 +126,8 @@ void placeGlobal(MigrationContext &Ctx, const VarDecl &Var, const ModuleType &Ty
 void placeModuleVariable(MigrationContext &Ctx, const VarDecl &Var, const ModuleType &Type,
                          llvm::StringRef Rule) {
   if (isa<ParmVarDecl>(Var) || Var.isStaticDataMember() || isInsideModuleMember(&Var) ||
-      createsNoNewModule(Var, Type) || !Ctx.isRewritable(Var.getSourceRange()))
+      createsNoNewModule(Var, Type) || !Ctx.isRewritable(Var.getSourceRange()) ||
+      Ctx.isKeptOnCpu(Var.getBeginLoc()))
     return;
 
   if (!Var.hasLocalStorage()) {

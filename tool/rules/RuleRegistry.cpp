@@ -1,5 +1,6 @@
 // The one list of rewrite rules. Names are stable: they appear in --list-rules,
 // in --rules globs, and in the [rule-name] suffix of every finding.
+#include "DataLoaderBatchRule.h"
 #include "DeviceDeclarationRule.h"
 #include "HostMemoryTensorRule.h"
 #include "LossPlacementRule.h"
@@ -19,6 +20,8 @@ llvm::ArrayRef<RuleInfo> allRules() {
        createRule<ModelPlacementRule>},
       {"loss-placement", "move every loss-function module with ->to(device) right after it exists",
        createRule<LossPlacementRule>},
+      {"data-loader-batch", "move each batch's data and target once, at the top of the loop body",
+       createRule<DataLoaderBatchRule>},
       {"registry", "with --mode=registry: register placed variables with a todevice::Registry",
        createRule<RegistryRule>},
       // Last: it declares the device the rules above used, once, if none was in scope.

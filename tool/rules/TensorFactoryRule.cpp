@@ -114,6 +114,8 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee || !Ctx.sources().isInMainFile(Ctx.sources().getExpansionLoc(Call->getBeginLoc())))
     return;
+  if (Ctx.isKeptOnCpu(Call->getBeginLoc()))
+    return;
   if (!Ctx.isRewritable(Call->getSourceRange())) {
     Ctx.report(Call->getBeginLoc(), Finding::Level::Warning,
                "tensor created on the CPU inside a macro expansion; not rewritten "

@@ -1,0 +1,23 @@
+// data-loader-batch: every batch of training data goes to the device, once, at
+// the top of the loop body that uses it, not at every use:
+//   for (auto &batch : *loader) {          for (auto &batch : *loader) {
+//     auto out = model(batch.data);   ->     batch.data = batch.data.to(device);
+//                                            auto out = model(batch.data);
+// Applies to range-for loops over torch::data::Example values (a loader with a
+// Stack transform, or the std::vector<Example> batches of one without). A const
+// loop variable cannot be assigned: its fields are copied into fresh variables
+// (`auto batch_data = batch.data.to(device);`) and the uses renamed.
+#pragma once
+
+#include "../lib/Rule.h"
+
+namespace todevice {
+
+class DataLoaderBatchRule : public Rule {
+public:
+  using Rule::Rule;
+  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+};
+
+} // namespace todevice
