@@ -8,8 +8,8 @@
 namespace todevice {
 
 /// Matches an expression whose type is a device (`torch::Device`, `torch::kCUDA`).
-AST_MATCHER(clang::Expr, isDeviceExpression) {
-  return isDeviceType(Node.getType()) || isDeviceTypeEnum(Node.getType());
+AST_MATCHER(clang::Expr, isDeviceExpr) {
+  return isDeviceExpression(*ignoreConversions(&Node));
 }
 
 /// Matches a variable holding a module (model or loss), see classifyModuleType().

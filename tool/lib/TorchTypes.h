@@ -49,6 +49,11 @@ bool isTensorOptionsType(clang::QualType Type);
 /// True for `at::Tensor` (torch::Tensor), ignoring cv and references.
 bool isTensorType(clang::QualType Type);
 
+/// True for an expression of a device type (`torch::Device`, `torch::kCUDA`).
+inline bool isDeviceExpression(const clang::Expr &E) {
+  return isDeviceType(E.getType()) || isDeviceTypeEnum(E.getType());
+}
+
 /// Strips implicit casts, temporaries and converting constructors, returning the
 /// expression as written (e.g. `torch::kFloat` for an implicit TensorOptions).
 const clang::Expr *ignoreConversions(const clang::Expr *E);

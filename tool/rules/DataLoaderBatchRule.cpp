@@ -32,7 +32,7 @@ public:
     const CXXMethodDecl *Method = Call->getMethodDecl();
     if (Method && Method->getIdentifier() && Method->getName() == "to" &&
         isField(Call->getImplicitObjectArgument()) && Call->getNumArgs() &&
-        (isDeviceType(Call->getArg(0)->getType()) || isDeviceTypeEnum(Call->getArg(0)->getType())))
+        isDeviceExpression(*ignoreConversions(Call->getArg(0))))
       AlreadyHandled = true; // `batch.data.to(device)` somewhere: the user moves it
     return true;
   }

@@ -14,7 +14,7 @@ namespace todevice {
 void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
   // Already followed by `.to(<device>)`: nothing to do (this keeps the rule idempotent).
   auto MovedToDevice = hasParent(memberExpr(
-      member(hasName("to")), hasParent(cxxMemberCallExpr(hasArgument(0, isDeviceExpression())))));
+      member(hasName("to")), hasParent(cxxMemberCallExpr(hasArgument(0, isDeviceExpr())))));
   auto FromBlob = traverse(
       TK_IgnoreUnlessSpelledInSource,
       callExpr(callee(functionDecl(hasAnyName("::torch::from_blob", "::at::from_blob"))),

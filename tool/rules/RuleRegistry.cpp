@@ -2,6 +2,8 @@
 // in --rules globs, and in the [rule-name] suffix of every finding.
 #include "DataLoaderBatchRule.h"
 #include "DeviceDeclarationRule.h"
+#include "DiscardedMoveRule.h"
+#include "HardcodedDeviceRule.h"
 #include "HostMemoryTensorRule.h"
 #include "LossPlacementRule.h"
 #include "ModelPlacementRule.h"
@@ -22,6 +24,10 @@ llvm::ArrayRef<RuleInfo> allRules() {
        createRule<LossPlacementRule>},
       {"data-loader-batch", "move each batch's data and target once, at the top of the loop body",
        createRule<DataLoaderBatchRule>},
+      {"hardcoded-device", "make hard-coded CUDA devices (.cuda(), torch::kCUDA) portable",
+       createRule<HardcodedDeviceRule>},
+      {"discarded-move", "assign back tensor moves whose result is discarded (x.to(d);)",
+       createRule<DiscardedMoveRule>},
       {"registry", "with --mode=registry: register placed variables with a todevice::Registry",
        createRule<RegistryRule>},
       // Last: it declares the device the rules above used, once, if none was in scope.

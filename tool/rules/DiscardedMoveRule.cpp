@@ -1,0 +1,37 @@
+#include "DiscardedMoveRule.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace todevice {
+
+void DiscardedMoveRule::registerMatchers(MatchFinder &Finder) {
+  Finder.addMatcher(
+      traverse(TK_IgnoreUnlessSpelledInSource,
+               cxxMemberCallExpr(isExpansionInMainFile(),
+                                 callee(cxxMethodDecl(hasAnyName("to", "cuda", "cpu"),
+                                                      ofClass(hasName("::at::Tensor")))),
+                                 on(expr(anyOf(declRefExpr(), memberExpr())).bind("tensor")),
+                                 hasParent(compoundStmt()))
+                   .bind("call")),
+      this);
+}
+
+void DiscardedMoveRule::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CXXMemberCallExpr>("call");
+  const auto *Tensor = Result.Nodes.getNodeAs<Expr>("tensor");
+  if (!Ctx.isRewritable(Call->getSourceRange()) || Ctx.isKeptOnCpu(Call->getBeginLoc()) ||
+      Tensor->getType().isConstQualified() || !Tensor->isLValue())
+    return;
+  std::string Target = Ctx.text(Tensor->getSourceRange()).str();
+  Ctx.insert(Ctx.offsetOf(Call->getBeginLoc()), Target + " = ", name());
+  Ctx.report(Call->getBeginLoc(), Finding::Level::Note,
+             "the result of '" + Ctx.text(Call->getSourceRange()).str() +
+                 "' was discarded (a tensor is not moved in place); it is assigned back",
+             name());
+}
+
+} // namespace todevice

@@ -1,0 +1,128 @@
+#include "HardcodedDeviceRule.h"
+#include "../lib/TorchTypes.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace todevice {
+namespace {
+
+bool mentionsAvailabilityCheck(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *F = Call->getDirectCallee(); F && F->getIdentifier())
+      if (F->getName() == "is_available" || F->getName() == "device_count" ||
+          F->getName() == "hasCUDA")
+        return true;
+  for (const Stmt *Child : S->children())
+    if (mentionsAvailabilityCheck(Child))
+      return true;
+  return false;
+}
+
+} // namespace
+
+void HardcodedDeviceRule::registerMatchers(MatchFinder &Finder) {
+  Finder.addMatcher(
+      traverse(TK_AsIs, declRefExpr(isExpansionInMainFile(),
+                                    to(namedDecl(hasAnyName("kCUDA", "kCPU"))))
+                            .bind("type")),
+      this);
+  Finder.addMatcher(
+      traverse(TK_IgnoreUnlessSpelledInSource,
+               cxxMemberCallExpr(isExpansionInMainFile(),
+                                 callee(cxxMethodDecl(hasName("cuda"), ofClass(hasName("::at::Tensor")))))
+                   .bind("cuda")),
+      this);
+}
+
+void HardcodedDeviceRule::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *Call = Result.Nodes.getNodeAs<CXXMemberCallExpr>("cuda")) {
+    const auto *Member = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts());
+    if (!Member || !Ctx.isRewritable(Call->getSourceRange()) || Ctx.isKeptOnCpu(Call->getBeginLoc()))
+      return;
+    Ctx.replace(SourceRange(Member->getMemberLoc(), Call->getRParenLoc()),
+                "to(" + Ctx.deviceAt(*Call) + ")", name());
+    return;
+  }
+  // torch::kCUDA is a `constexpr DeviceType` variable (c10/core/DeviceType.h).
+  if (const auto *Ref = Result.Nodes.getNodeAs<DeclRefExpr>("type"))
+    if (isDeviceTypeEnum(Ref->getType()) && Ctx.isRewritable(Ref->getSourceRange()) &&
+        !Ctx.isKeptOnCpu(Ref->getBeginLoc()))
+      rewriteDeviceType(*Ref);
+}
+
+void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
+  bool IsCuda = Ref.getDecl()->getName() == "kCUDA";
+  // Climb through the implicit conversions to the expression as used.
+  const Expr *Used = &Ref;
+  const Expr *ConvertedTo = nullptr; // the Device / TensorOptions it became
+  DynTypedNode Parent;
+  while (true) {
+    DynTypedNodeList Parents = Ctx.ast().getParents(*Used);
+    if (Parents.empty())
+      return;
+    Parent = Parents[0];
+    const auto *E = Parent.get<Expr>();
+    if (const auto *Choice = Parent.get<AbstractConditionalOperator>())
+      if (mentionsAvailabilityCheck(Choice->getCond()))
+        return; // already portable
+    if (!E || ignoreConversions(E) != &Ref)
+      break;
+    if (!ConvertedTo && (isDeviceType(E->getType()) || isTensorOptionsType(E->getType())))
+      ConvertedTo = E;
+    Used = E;
+  }
+
+  if (!IsCuda) {
+    if (ConvertedTo)
+      Ctx.report(Ref.getBeginLoc(), Finding::Level::Note,
+                 "explicit CPU placement kept (remove it if the device was meant)", name());
+    return;
+  }
+
+  // `torch::Device dev(torch::kCUDA)`: the program's own device variable
+  // becomes portable, and every site using it follows.
+  const auto *DeviceConstruct = dyn_cast_or_null<CXXConstructExpr>(ConvertedTo);
+  if (DeviceConstruct && isDeviceType(DeviceConstruct->getType())) {
+    if (DeviceConstruct->getNumArgs() > 1 && !isa<CXXDefaultArgExpr>(DeviceConstruct->getArg(1))) {
+      Ctx.report(Ref.getBeginLoc(), Finding::Level::Warning,
+                 "hard-coded CUDA device with an index; not rewritten (choose it with "
+                 "torch::cuda::device_count())",
+                 name());
+      return;
+    }
+    if (Parent.get<VarDecl>()) {
+      std::string NS = Ctx.torchNamespace().str();
+      std::string Expression =
+          Ctx.options().DeviceExpr.empty()
+              ? NS + "::cuda::is_available() ? " + NS + "::kCUDA : " + NS + "::kCPU"
+              : Ctx.options().DeviceExpr;
+      if (Ctx.options().DeviceExpr.find("todevice::") != std::string::npos)
+        Ctx.requireRuntimeInclude();
+      Ctx.replace(Ref.getSourceRange(), Expression, name());
+      return;
+    }
+  }
+  if (!ConvertedTo) {
+    Ctx.report(Ref.getBeginLoc(), Finding::Level::Warning,
+               "hard-coded CUDA device type; not rewritten (compare with the device variable "
+               "instead)",
+               name());
+    return;
+  }
+  // A temporary `torch::Device(torch::kCUDA)` is replaced whole.
+  const Expr *Replaced = &Ref;
+  if (const auto *Cast = Parent.get<CXXFunctionalCastExpr>())
+    Replaced = Cast;
+  else if (DeviceConstruct && isa<CXXTemporaryObjectExpr>(DeviceConstruct))
+    Replaced = DeviceConstruct;
+  Ctx.replace(Replaced->getSourceRange(), Ctx.deviceAt(Ref), name());
+}
+
+} // namespace todevice
