@@ -1,1 +1,169 @@
-// Placeholder: the simulated accelerator is being written (issue 7).
+// todevice_sim: registration of the simulated device, public API, statistics.
+//
+// Why the XPU dispatch key: Module::to() moves parameters with set_data(),
+// which LibTorch 1.13 only allows between dense backends of one family (CPU,
+// CUDA, MPS, HIP, XPU), so PrivateUse1 or Meta cannot host a device that
+// modules move to. A CPU-only LibTorch leaves XPU unused; when a real XPU
+// backend is present the simulator refuses to register (see register_all).
+#include "todevice/sim.h"
+
+#include "sim_internal.h"
+#include "todevice/todevice.h"
+
+#include <ATen/Parallel.h>
+
+#include <array>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+namespace todevice {
+namespace sim {
+namespace detail {
+namespace {
+
+// --- device guard ------------------------------------------------------------
+// Like c10::impl::FakeGuardImpl, but with one device: the autograd engine
+// starts one worker thread per device a guard reports.
+struct SimGuardImpl final : public c10::impl::DeviceGuardImplInterface {
+  c10::DeviceType type() const override { return kSimType; }
+  c10::Device exchangeDevice(c10::Device d) const override {
+    check(d);
+    return getDevice();
+  }
+  c10::Device getDevice() const override { return c10::Device(kSimType, 0); }
+  void setDevice(c10::Device d) const override { check(d); }
+  void uncheckedSetDevice(c10::Device) const noexcept override {}
+  c10::Stream getStream(c10::Device d) const noexcept override {
+    return c10::Stream(c10::Stream::DEFAULT, c10::Device(kSimType, d.index() < 0 ? 0 : d.index()));
+  }
+  c10::Stream exchangeStream(c10::Stream s) const noexcept override { return s; }
+  c10::DeviceIndex deviceCount() const noexcept override { return 1; }
+  void record(void**, const c10::Stream&, const c10::DeviceIndex,
+              const c10::EventFlag) const override {}
+  void block(void*, const c10::Stream&) const override {}
+  bool queryEvent(void*) const override { return true; }
+  void destroyEvent(void*, const c10::DeviceIndex) const noexcept override {}
+
+ private:
+  static void check(c10::Device d) {
+    TORCH_CHECK(d.type() == kSimType && d.index() <= 0,
+                "todevice_sim has a single device, sim:0; got ", d);
+  }
+};
+
+// --- statistics ----------------------------------------------------------------
+std::array<std::atomic<std::uint64_t>, 4> counters; // h2d copies, bytes, d2h copies, bytes
+
+void report_at_exit() {
+  const char* env = std::getenv("TODEVICE_SIM_REPORT");
+  if (env != nullptr && std::string(env) == "1")
+    std::fprintf(stderr, "%s\n", format_stats(stats()).c_str());
+}
+
+// --- registration ---------------------------------------------------------------
+// Empty when registered; otherwise why not (device() reports it).
+std::string& registration_error() {
+  static std::string error;
+  return error;
+}
+
+std::string existing_xpu_backend() {
+  if (c10::impl::hasDeviceGuardImpl(kSimType))
+    return "a device guard for XPU is already registered";
+  try {
+    if (c10::GetAllocator(kSimType) != nullptr)
+      return "an allocator for XPU is already registered";
+  } catch (const c10::Error&) { // 1.13 asserts when none is set: the normal case
+  }
+  if (c10::Dispatcher::singleton().hasBackendFallbackForDispatchKey(kSimKey))
+    return "a fallback kernel for the XPU dispatch key is already registered";
+  return {};
+}
+
+// Registrations happen here, not in TORCH_LIBRARY_IMPL blocks, so that none of
+// them is made when a real XPU backend is present. Library objects are leaked
+// on purpose: tensors may outlive static destruction.
+void register_all() {
+  if (std::string clash = existing_xpu_backend(); !clash.empty()) {
+    registration_error() =
+        "todevice_sim: not registered: the simulator runs on the XPU dispatch key, but " + clash +
+        " (a real XPU backend, such as Intel's extension, is linked). Use that device, or do not "
+        "link todevice_sim into this program.";
+    std::fprintf(stderr, "%s\n", registration_error().c_str());
+    return;
+  }
+  static c10::impl::DeviceGuardImplRegistrar guard(kSimType, new SimGuardImpl());
+  c10::SetAllocator(kSimType, allocator());
+  auto* aten = new torch::Library(torch::Library::IMPL, "aten", kSimKey, __FILE__, __LINE__);
+  register_native_kernels(*aten);
+  auto* all = new torch::Library(torch::Library::IMPL, "_", kSimKey, __FILE__, __LINE__);
+  register_fallback(*all, *aten);
+  register_dropout(*aten);
+  register_dropout(*new torch::Library(torch::Library::IMPL, "aten", c10::DispatchKey::AutogradXPU,
+                                       __FILE__, __LINE__));
+  for (c10::DispatchKey key : {c10::DispatchKey::Conjugate, c10::DispatchKey::Negative})
+    register_conjugation_passthrough(
+        *new torch::Library(torch::Library::IMPL, "aten", key, __FILE__, __LINE__));
+  install_fault_handler();
+  // The autograd engine runs a device's backward pass on its own thread, which
+  // it initialises with at::init_num_threads(); the CPU's runs on the calling
+  // thread, initialised lazily by the first at::parallel_for. Until then, oneDNN
+  // and BLAS use OpenMP's default team size there, so a CPU convolution backward
+  // could sum in another order than the simulator's. Initialising the loading
+  // (main) thread now gives both the same team, hence bit-identical gradients.
+  at::init_num_threads();
+  todevice::register_named_device("sim", c10::Device(kSimType, 0));
+  std::atexit(&report_at_exit);
+}
+
+const bool registered = (register_all(), true);
+
+} // namespace
+
+void count_host_to_device(std::uint64_t bytes) {
+  counters[0].fetch_add(1, std::memory_order_relaxed);
+  counters[1].fetch_add(bytes, std::memory_order_relaxed);
+}
+
+void count_device_to_host(std::uint64_t bytes) {
+  counters[2].fetch_add(1, std::memory_order_relaxed);
+  counters[3].fetch_add(bytes, std::memory_order_relaxed);
+}
+
+} // namespace detail
+
+torch::Device device() {
+  TORCH_CHECK(detail::registration_error().empty(), detail::registration_error());
+  return torch::Device(detail::kSimType, 0);
+}
+
+std::string device_name() { return "sim:0 (todevice_sim, on the XPU dispatch key)"; }
+
+TransferStats stats() {
+  TransferStats s;
+  s.host_to_device_copies = detail::counters[0].load();
+  s.host_to_device_bytes = detail::counters[1].load();
+  s.device_to_host_copies = detail::counters[2].load();
+  s.device_to_host_bytes = detail::counters[3].load();
+  return s;
+}
+
+void reset_stats() {
+  for (auto& c : detail::counters)
+    c.store(0);
+}
+
+std::string format_stats(const TransferStats& s) {
+  std::ostringstream out;
+  out << "todevice_sim: host->device: " << s.host_to_device_copies << " copies, "
+      << s.host_to_device_bytes << " bytes; device->host: " << s.device_to_host_copies
+      << " copies, " << s.device_to_host_bytes << " bytes";
+  return out.str();
+}
+
+} // namespace sim
+} // namespace todevice

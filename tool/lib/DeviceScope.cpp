@@ -70,6 +70,7 @@ public:
   }
   llvm::StringSet<> Names;
   std::vector<const NamespaceDecl *> Nominated;
+  const llvm::StringSet<> *Taken = nullptr; ///< names the tool already introduced
 };
 
 bool declaredIn(const DeclContext *DC, DeclarationName Name, int Depth = 0) {
@@ -84,7 +85,7 @@ bool declaredIn(const DeclContext *DC, DeclarationName Name, int Depth = 0) {
 }
 
 bool isFree(ASTContext &Ctx, const NameCollector &Main, llvm::StringRef Name) {
-  if (Main.Names.count(Name))
+  if (Main.Names.count(Name) || Main.Taken->count(Name))
     return false;
   IdentifierInfo &Id = Ctx.Idents.get(Name);
   if (Id.hasMacroDefinition())
@@ -130,8 +131,10 @@ const VarDecl *findDeviceVariable(ASTContext &Ctx, const DynTypedNode &Site,
   return Globals.Found;
 }
 
-std::string chooseFreshName(ASTContext &Ctx, llvm::StringRef Preferred, llvm::StringRef Fallback) {
+std::string chooseFreshName(ASTContext &Ctx, llvm::StringRef Preferred, llvm::StringRef Fallback,
+                            const llvm::StringSet<> &Taken) {
   NameCollector Main;
+  Main.Taken = &Taken;
   for (Decl *D : Ctx.getTraversalScope())
     Main.TraverseDecl(D);
   if (isFree(Ctx, Main, Preferred))

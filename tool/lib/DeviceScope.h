@@ -4,6 +4,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ASTTypeTraits.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <string>
 
@@ -19,7 +20,8 @@ const clang::VarDecl *findDeviceVariable(clang::ASTContext &Ctx, const clang::Dy
 /// `Preferred` if no declaration, macro or using-directive of the main file
 /// could collide with a new variable of that name, else the first free one of
 /// `Fallback`, `Fallback_1`, `Fallback_2`, ...
+/// Names in `Taken` (already introduced by the tool) are avoided too.
 std::string chooseFreshName(clang::ASTContext &Ctx, llvm::StringRef Preferred,
-                            llvm::StringRef Fallback);
+                            llvm::StringRef Fallback, const llvm::StringSet<> &Taken = {});
 
 } // namespace todevice

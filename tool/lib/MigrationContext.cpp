@@ -22,6 +22,7 @@ void MigrationContext::startTranslationUnit(ASTContext &Context, std::vector<Inc
   Result.Original = SM.getBufferData(Main).str();
   Registrations.clear();
   RuntimeIncludeNeeded = false;
+  IntroducedNames.clear();
   InsertedDeviceName.clear();
   FirstInsertedDeviceUse = ~0u;
 
@@ -210,10 +211,16 @@ std::string MigrationContext::deviceAt(const Decl &Site) {
 
 std::string MigrationContext::deviceForInsertedDeclaration(SourceLocation Site) {
   if (InsertedDeviceName.empty())
-    InsertedDeviceName = chooseFreshName(*Ast, "device", "target_device");
+    InsertedDeviceName = freshName("device", "target_device");
   unsigned Offset = offsetOf(sources().getExpansionLoc(Site));
   FirstInsertedDeviceUse = std::min(FirstInsertedDeviceUse, Offset);
   return InsertedDeviceName;
+}
+
+std::string MigrationContext::freshName(StringRef Preferred, StringRef Fallback) {
+  std::string Name = chooseFreshName(*Ast, Preferred, Fallback, IntroducedNames);
+  IntroducedNames.insert(Name);
+  return Name;
 }
 
 std::optional<std::pair<std::string, unsigned>> MigrationContext::insertedDeviceUse() const {

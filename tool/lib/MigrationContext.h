@@ -4,6 +4,8 @@
 
 #include "EditSet.h"
 
+#include "llvm/ADT/StringSet.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceLocation.h"
 
@@ -113,6 +115,10 @@ public:
   std::string deviceAt(const clang::Stmt &Site);
   /// Same, for a site that is a declaration (e.g. a model variable).
   std::string deviceAt(const clang::Decl &Site);
+  /// A name for a new variable that collides with nothing in the file nor
+  /// with any name the tool introduced before (see chooseFreshName()).
+  std::string freshName(llvm::StringRef Preferred, llvm::StringRef Fallback);
+
   /// The namespace spelling for inserted code: "torch", or "at" in ATen-only files.
   llvm::StringRef torchNamespace() const { return TorchNamespace; }
 
@@ -130,6 +136,7 @@ private:
   std::string TorchNamespace = "torch";
   std::vector<Registration> Registrations;
   bool RuntimeIncludeNeeded = false;
+  llvm::StringSet<> IntroducedNames;
   std::string InsertedDeviceName;  ///< chosen on first need
   unsigned FirstInsertedDeviceUse = ~0u;
 };

@@ -1,5 +1,4 @@
 #include "DataLoaderBatchRule.h"
-#include "../lib/DeviceScope.h"
 #include "../lib/TorchTypes.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -86,8 +85,8 @@ void DataLoaderBatchRule::check(const MatchFinder::MatchResult &Result) {
       Moves += "\n" + Indent + Source + " = " + Source + ".to(" + Device + ");";
       continue;
     }
-    std::string Local = chooseFreshName(Ctx.ast(), Batch->getName().str() + "_" + Field.str(),
-                                        Field.str() + "_on_device");
+    std::string Local =
+        Ctx.freshName(Batch->getName().str() + "_" + Field.str(), Field.str() + "_on_device");
     Moves += "\n" + Indent + "auto " + Local + " = " + Source + ".to(" + Device + ");";
     for (const MemberExpr *Use : Uses.Uses)
       Ctx.replace(Use->getSourceRange(), Local, name());

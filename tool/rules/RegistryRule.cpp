@@ -1,5 +1,4 @@
 #include "RegistryRule.h"
-#include "../lib/DeviceScope.h"
 
 #include <map>
 
@@ -23,7 +22,7 @@ void RegistryRule::finishFile() {
     Entry.first = R.Declaration;
     Entry.second.push_back(R.Var);
   }
-  std::string Registry = chooseFreshName(Ctx.ast(), "registry", "device_registry");
+  std::string Registry = Ctx.freshName("registry", "device_registry");
   Ctx.requireRuntimeInclude();
 
   for (const auto &[Body, Declarations] : Bodies) {

@@ -4,6 +4,7 @@
 #include "DeviceDeclarationRule.h"
 #include "DiscardedMoveRule.h"
 #include "HardcodedDeviceRule.h"
+#include "HostAccessRule.h"
 #include "HostMemoryTensorRule.h"
 #include "LossPlacementRule.h"
 #include "ModelPlacementRule.h"
@@ -28,6 +29,8 @@ llvm::ArrayRef<RuleInfo> allRules() {
        createRule<HardcodedDeviceRule>},
       {"discarded-move", "assign back tensor moves whose result is discarded (x.to(d);)",
        createRule<DiscardedMoveRule>},
+      {"host-access", "read device tensors from host code through .cpu(); report writes",
+       createRule<HostAccessRule>},
       {"registry", "with --mode=registry: register placed variables with a todevice::Registry",
        createRule<RegistryRule>},
       // Last: it declares the device the rules above used, once, if none was in scope.

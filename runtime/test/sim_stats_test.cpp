@@ -1,0 +1,83 @@
+// Transfer statistics, the exit report, and TODEVICE=sim.
+#include "todevice/sim.h"
+#include "todevice/todevice.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+namespace {
+
+using todevice::sim::device;
+
+TEST(SimStats, CountsCopiesAndBytesInBothDirections) {
+  auto host = torch::ones({10, 10}); // 400 bytes
+  todevice::sim::reset_stats();
+  auto on_device = host.to(device());
+  auto doubled = on_device.to(torch::kDouble); // device to device: not a transfer
+  auto back = doubled.cpu();                  // 800 bytes
+  auto s = todevice::sim::stats();
+  EXPECT_EQ(s.host_to_device_copies, 1u);
+  EXPECT_EQ(s.host_to_device_bytes, 400u);
+  EXPECT_EQ(s.device_to_host_copies, 1u);
+  EXPECT_EQ(s.device_to_host_bytes, 800u);
+}
+
+TEST(SimStats, OperatorsDoNotCountButItemDoes) {
+  auto x = torch::randn({32}).to(device());
+  todevice::sim::reset_stats();
+  auto y = (x * 2).exp().sum();
+  EXPECT_EQ(todevice::sim::stats().device_to_host_copies, 0u);
+  EXPECT_EQ(todevice::sim::stats().host_to_device_copies, 0u);
+  (void)y.item<float>(); // a real device->host copy on a GPU
+  EXPECT_EQ(todevice::sim::stats().device_to_host_copies, 1u);
+  EXPECT_EQ(todevice::sim::stats().device_to_host_bytes, 4u);
+}
+
+TEST(SimStats, ResetZeroesEveryCounter) {
+  auto x = torch::ones({3}).to(device()).cpu();
+  todevice::sim::reset_stats();
+  auto s = todevice::sim::stats();
+  EXPECT_EQ(s.host_to_device_copies + s.host_to_device_bytes + s.device_to_host_copies +
+                s.device_to_host_bytes,
+            0u);
+}
+
+TEST(SimStats, ReportPrintedAtExitWhenRequested) {
+  EXPECT_EXIT(
+      {
+        setenv("TODEVICE_SIM_REPORT", "1", 1);
+        todevice::sim::reset_stats();
+        auto x = torch::ones({4}).to(device());
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0),
+      "todevice_sim: host->device: 1 copies, 16 bytes; device->host: 0 copies, 0 bytes");
+}
+
+TEST(SimStats, NoReportWithoutTheVariable) {
+  EXPECT_EXIT(
+      {
+        unsetenv("TODEVICE_SIM_REPORT");
+        auto x = torch::ones({4}).to(device());
+        std::fprintf(stderr, "end\n");
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "^end\n$");
+}
+
+TEST(SimDevice, TodeviceSimSelectsTheSimulator) {
+  const char* old = std::getenv("TODEVICE");
+  std::string saved = old ? old : "";
+  setenv("TODEVICE", "sim", 1);
+  torch::Device d = todevice::default_device();
+  if (old)
+    setenv("TODEVICE", saved.c_str(), 1);
+  else
+    unsetenv("TODEVICE");
+  EXPECT_EQ(d, device());
+  EXPECT_EQ(d, torch::Device(torch::kXPU, 0));
+  EXPECT_EQ(todevice::sim::device_name(), "sim:0 (todevice_sim, on the XPU dispatch key)");
+}
+
+} // namespace

@@ -1,0 +1,29 @@
+// host-access: host code reading a tensor's memory needs a CPU tensor.
+//   float *p = t.data_ptr<float>();       auto t_host = t.cpu();
+//                                    ->   float *p = t_host.data_ptr<float>();
+//   auto acc = t.accessor<float, 2>();    (likewise; the copy lives as long as
+//                                          the pointer or accessor that uses it)
+// A WRITE through data_ptr/accessor (`acc[i][j] = v`, `*p = v`, `p[i] += v`,
+// memcpy/memset/std::fill into it, or passing the pointer on) cannot be fixed
+// with .cpu() — it would write a copy — so it is reported, not rewritten:
+//   file:line:col: warning: ... [to-device-host-write]
+// item<T>() and printing work on any device and are not touched.
+#pragma once
+
+#include "../lib/Rule.h"
+
+#include <map>
+
+namespace todevice {
+
+class HostAccessRule : public Rule {
+public:
+  using Rule::Rule;
+  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  std::map<std::pair<const clang::Stmt *, const clang::VarDecl *>, std::string> HostCopies;
+};
+
+} // namespace todevice
