@@ -66,15 +66,21 @@ static int error(const llvm::Twine &Message) {
 }
 
 /// clang-format-like invocation: without -p, parse with default flags rather
-/// than searching for a compilation database.
-static std::vector<const char *> withDefaultSeparator(int Argc, const char **Argv) {
+/// than searching for a compilation database. `FlagsAreOurs` says whether the
+/// command line is only ours (no -p, nothing after --): then the precompiled
+/// header, built with exactly those flags, can be used.
+static std::vector<const char *> withDefaultSeparator(int Argc, const char **Argv,
+                                                      bool &FlagsAreOurs) {
   std::vector<const char *> Args(Argv, Argv + Argc);
-  bool HasSeparatorOrDatabase = false;
-  for (llvm::StringRef A : llvm::makeArrayRef(Argv, Argc))
-    HasSeparatorOrDatabase |= A == "--" || A == "-p" || A.startswith("-p=") || A == "--p" ||
-                              A.startswith("--p=");
-  if (!HasSeparatorOrDatabase)
+  bool HasSeparator = false, HasDatabase = false, HasExtraFlags = false;
+  for (llvm::StringRef A : llvm::makeArrayRef(Argv, Argc)) {
+    HasExtraFlags |= HasSeparator;
+    HasSeparator |= A == "--";
+    HasDatabase |= A == "-p" || A.startswith("-p=") || A == "--p" || A.startswith("--p=");
+  }
+  if (!HasSeparator && !HasDatabase)
     Args.push_back("--");
+  FlagsAreOurs = !HasDatabase && !HasExtraFlags;
   return Args;
 }
 
@@ -132,7 +138,8 @@ int main(int Argc, const char **Argv) {
     OS << "to-device-migrate " TO_DEVICE_MIGRATE_VERSION " (Clang " TO_DEVICE_CLANG_VERSION
           ", LibTorch " TO_DEVICE_TORCH_VERSION ")\n";
   });
-  std::vector<const char *> Args = withDefaultSeparator(Argc, Argv);
+  bool FlagsAreOurs = false;
+  std::vector<const char *> Args = withDefaultSeparator(Argc, Argv, FlagsAreOurs);
   int ArgCount = static_cast<int>(Args.size());
   auto Parser = CommonOptionsParser::create(ArgCount, Args.data(), Category, cl::ZeroOrMore,
                                             "Places LibTorch tensors, models and losses on a "
@@ -166,11 +173,8 @@ int main(int Argc, const char **Argv) {
       return error("no such file or directory: '" + File + "'");
   }
 
-  bool CommandLineIsOurs = Parser->getCompilations().getAllFiles().empty() &&
-                           Parser->getCompilations().getCompileCommands(Files[0]).size() == 1 &&
-                           Parser->getCompilations().getCompileCommands(Files[0])[0].CommandLine.size() <= 3;
   ClangTool Tool(Parser->getCompilations(), Files);
-  Tool.appendArgumentsAdjuster(defaultFlags(CommandLineIsOurs));
+  Tool.appendArgumentsAdjuster(defaultFlags(FlagsAreOurs));
   todevice::MigrationOptions Options;
   Options.DeviceExpr = DeviceExpr;
   Options.RegistryMode = MigrationMode == Mode::Registry;
