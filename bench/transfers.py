@@ -39,7 +39,9 @@ def main():
             print("%-15s %-6d %6s | %12.2f %12.1f | %12.2f %12.1f   (totals: %d H2D, %d D2H)" % (
                 example, steps, name, h2d / steps, h2d_bytes / steps, d2h / steps,
                 d2h_bytes / steps, h2d, d2h))
-    print("per training step; the tool's H2D copies come only from host memory (from_blob)")
+    print("per training step (totals include one-time setup). The tool's H2D copies are the "
+          "module parameters (LibTorch constructs modules on the CPU) and host data "
+          "(torch::tensor literals, from_blob); tensors from randn/zeros/... are never copied.")
 
 
 if __name__ == "__main__":
