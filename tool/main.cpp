@@ -4,10 +4,12 @@
 #include "Config.h"
 #include "lib/Migrator.h"
 #include "lib/Output.h"
+#include "lib/UnifiedDiff.h"
 #include "lib/Rule.h"
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/ReplacementsYaml.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -30,6 +32,18 @@ static cl::opt<std::string>
                         "(default: torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;\n"
                         "'todevice::default_device()' honours the TODEVICE variable)"),
                cl::value_desc("expr"), cl::cat(Category));
+static cl::opt<bool> Diff("diff",
+                          cl::desc("Print a unified diff (for patch -p1 / git apply) instead of "
+                                   "the migrated source"),
+                          cl::cat(Category));
+static cl::opt<bool> Check("check",
+                           cl::desc("Rewrite nothing: report every site that would change as a "
+                                    "warning and exit 1 if there is any (for CI)"),
+                           cl::cat(Category));
+static cl::opt<std::string>
+    ExportFixes("export-fixes",
+                cl::desc("Also write the edits as YAML for clang-apply-replacements"),
+                cl::value_desc("file"), cl::cat(Category));
 enum class Mode { PerSite, Registry };
 static cl::opt<Mode> MigrationMode(
     "mode", cl::desc("How variables are placed"), cl::init(Mode::PerSite),
@@ -133,6 +147,42 @@ static llvm::Expected<std::vector<std::string>> selectedRules(llvm::StringRef Gl
   return Selected;
 }
 
+/// `path` relative to the working directory when below it, for diff headers.
+static std::string relativePath(llvm::StringRef Path) {
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  llvm::StringRef Rel = Path;
+  if (Rel.consume_front(Cwd) && Rel.consume_front("/"))
+    return Rel.str();
+  return Path.str();
+}
+
+/// --check: one warning per site a rule would change (the device declaration
+/// follows from the others and is not listed); 1 if there is any.
+static int reportSites(const todevice::FileResult &Result) {
+  int Sites = 0;
+  llvm::StringRef Code = Result.Original;
+  for (const todevice::Edit &E : Result.Edits.edits()) {
+    if (E.Rule == "device-declaration")
+      continue;
+    llvm::StringRef Before = Code.take_front(E.Offset);
+    todevice::Finding F;
+    F.File = Result.Path;
+    F.Line = 1 + Before.count('\n');
+    size_t LineStart = Before.rfind('\n');
+    F.Column = LineStart == llvm::StringRef::npos ? E.Offset + 1 : E.Offset - LineStart;
+    for (const todevice::RuleInfo &Rule : todevice::allRules())
+      if (E.Rule == Rule.Name)
+        F.Message = std::string("not on the device yet: ") + Rule.Summary;
+    F.Rule = E.Rule;
+    todevice::printFinding(llvm::outs(), F);
+    ++Sites;
+  }
+  for (const todevice::Finding &F : Result.Findings)
+    Sites += F.Severity == todevice::Finding::Level::Warning;
+  return Sites ? 1 : 0;
+}
+
 int main(int Argc, const char **Argv) {
   cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
     OS << "to-device-migrate " TO_DEVICE_MIGRATE_VERSION " (Clang " TO_DEVICE_CLANG_VERSION
@@ -164,6 +214,10 @@ int main(int Argc, const char **Argv) {
     return error("no input files (try --help)");
   if (InPlace && !OutputFile.empty())
     return error("-i and -o cannot be used together");
+  if ((Diff || Check) && (InPlace || !OutputFile.empty()))
+    return error(std::string(Diff ? "--diff" : "--check") + " writes no file: not with -i or -o");
+  if (Diff && Check)
+    return error("--diff and --check cannot be used together");
   if (!OutputFile.empty() && Files.size() > 1)
     return error("-o takes one input file, " + llvm::Twine(Files.size()) + " were given");
   for (const std::string &File : Files) {
@@ -182,6 +236,7 @@ int main(int Argc, const char **Argv) {
   Tool.run(Migrator.newActionFactory().get());
 
   int Status = 0;
+  std::vector<TranslationUnitReplacements> Fixes;
   for (const std::string &Failed : Migrator.failures())
     Status = error(Failed + " does not compile (see the errors above); it was not changed");
   for (const todevice::FileResult &Result : Migrator.results()) {
@@ -193,6 +248,26 @@ int main(int Argc, const char **Argv) {
       Status = 1;
       continue;
     }
+    if (!ExportFixes.empty()) {
+      auto Replaces = Result.Edits.toReplacements(Result.Path, Result.Original);
+      if (Replaces && !Replaces->empty())
+        Fixes.push_back({Result.Path, std::vector<Replacement>(Replaces->begin(), Replaces->end())});
+      else if (!Replaces)
+        llvm::consumeError(Replaces.takeError()); // reported by apply() above
+    }
+    if (Check) {
+      Status |= reportSites(Result);
+      continue;
+    }
+    if (Diff) {
+      auto Replaces = Result.Edits.toReplacements(Result.Path, Result.Original);
+      if (!Replaces) { // cannot happen: apply() above succeeded with the same edits
+        Status = error(llvm::toString(Replaces.takeError()));
+        continue;
+      }
+      llvm::outs() << todevice::unifiedDiff(relativePath(Result.Path), Result.Original, *Replaces);
+      continue;
+    }
     if (InPlace || !OutputFile.empty()) {
       std::string Target = InPlace ? Result.Path : OutputFile.getValue();
       if (InPlace && *Migrated == Result.Original)
@@ -202,6 +277,17 @@ int main(int Argc, const char **Argv) {
     } else {
       llvm::outs() << *Migrated;
     }
+  }
+  if (!ExportFixes.empty()) {
+    // clang-apply-replacements reads one TranslationUnitReplacements document per file.
+    std::string Yaml;
+    llvm::raw_string_ostream OS(Yaml);
+    llvm::yaml::Output Out(OS);
+    for (TranslationUnitReplacements &Unit : Fixes)
+      Out << Unit;
+    OS.flush();
+    if (llvm::Error Err = todevice::writeFileAtomically(ExportFixes, Yaml))
+      Status = error(llvm::toString(std::move(Err)));
   }
   if (Migrator.results().empty() && Migrator.failures().empty())
     Status = error("nothing was parsed");

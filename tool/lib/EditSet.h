@@ -27,6 +27,7 @@ class EditSet {
 public:
   void add(unsigned Offset, unsigned Length, llvm::StringRef Text, llvm::StringRef Rule);
   bool empty() const { return Edits.empty(); }
+  const std::vector<Edit> &edits() const { return Edits; }
   size_t size() const { return Edits.size(); }
 
   /// Merges the edits into replacements for `FilePath`; an overlap between two
