@@ -1,5 +1,6 @@
 // The one list of rewrite rules. Names are stable: they appear in --list-rules,
 // in --rules globs, and in the [rule-name] suffix of every finding.
+#include "CheckpointLoadRule.h"
 #include "DataLoaderBatchRule.h"
 #include "DeviceDeclarationRule.h"
 #include "DiscardedMoveRule.h"
@@ -31,6 +32,8 @@ llvm::ArrayRef<RuleInfo> allRules() {
        createRule<DiscardedMoveRule>},
       {"host-access", "read device tensors from host code through .cpu(); report writes",
        createRule<HostAccessRule>},
+      {"checkpoint-load", "move tensors filled by torch::load; report optimizer state loaded on the CPU",
+       createRule<CheckpointLoadRule>},
       {"registry", "with --mode=registry: register placed variables with a todevice::Registry",
        createRule<RegistryRule>},
       // Last: it declares the device the rules above used, once, if none was in scope.
