@@ -15,6 +15,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/WithColor.h"
 
@@ -32,6 +33,11 @@ static cl::opt<std::string>
                         "(default: torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;\n"
                         "'todevice::default_device()' honours the TODEVICE variable)"),
                cl::value_desc("expr"), cl::cat(Category));
+static cl::opt<std::string>
+    OutRoot("out-root",
+            cl::desc("Write each migrated file to <dir>/<its path> (a mirror tree; inputs "
+                     "are not touched)"),
+            cl::value_desc("dir"), cl::cat(Category));
 static cl::opt<bool> Diff("diff",
                           cl::desc("Print a unified diff (for patch -p1 / git apply) instead of "
                                    "the migrated source"),
@@ -214,7 +220,9 @@ int main(int Argc, const char **Argv) {
     return error("no input files (try --help)");
   if (InPlace && !OutputFile.empty())
     return error("-i and -o cannot be used together");
-  if ((Diff || Check) && (InPlace || !OutputFile.empty()))
+  if (!OutRoot.empty() && (InPlace || !OutputFile.empty()))
+    return error("--out-root cannot be used with -i or -o");
+  if ((Diff || Check) && (InPlace || !OutputFile.empty() || !OutRoot.empty()))
     return error(std::string(Diff ? "--diff" : "--check") + " writes no file: not with -i or -o");
   if (Diff && Check)
     return error("--diff and --check cannot be used together");
@@ -268,8 +276,19 @@ int main(int Argc, const char **Argv) {
       llvm::outs() << todevice::unifiedDiff(relativePath(Result.Path), Result.Original, *Replaces);
       continue;
     }
-    if (InPlace || !OutputFile.empty()) {
+    if (InPlace || !OutputFile.empty() || !OutRoot.empty()) {
       std::string Target = InPlace ? Result.Path : OutputFile.getValue();
+      if (!OutRoot.empty()) {
+        llvm::SmallString<256> Mirrored(OutRoot);
+        llvm::sys::path::append(Mirrored, relativePath(Result.Path));
+        if (std::error_code EC =
+                llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Mirrored))) {
+          Status = error("cannot create '" + llvm::sys::path::parent_path(Mirrored) +
+                         "': " + EC.message());
+          continue;
+        }
+        Target = Mirrored.str().str();
+      }
       if (InPlace && *Migrated == Result.Original)
         continue;
       if (llvm::Error Err = todevice::writeFileAtomically(Target, *Migrated))
