@@ -34,29 +34,9 @@ const VarDecl *deviceDeclaredBefore(const CompoundStmt &Block, SourceLocation Si
   return Found;
 }
 
-/// Walks the main file's namespace-scope declarations.
-class GlobalDeviceFinder : public RecursiveASTVisitor<GlobalDeviceFinder> {
-public:
-  GlobalDeviceFinder(const SourceManager &SM, SourceLocation SiteLoc) : SM(SM), SiteLoc(SiteLoc) {}
-  bool TraverseFunctionDecl(FunctionDecl *) { return true; } // locals are not globals
-  bool TraverseCXXMethodDecl(CXXMethodDecl *) { return true; }
-  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
-  bool VisitVarDecl(VarDecl *VD) {
-    if (VD->hasGlobalStorage() && !VD->isStaticDataMember() && isDeviceType(VD->getType()) &&
-        SM.isBeforeInTranslationUnit(VD->getEndLoc(), SiteLoc) &&
-        VD->getDeclContext()->isFileContext())
-      Found = VD;
-    return true;
-  }
-  const VarDecl *Found = nullptr;
-
-private:
-  const SourceManager &SM;
-  SourceLocation SiteLoc;
-};
-
-/// Every name the main file declares, plus the namespaces it pulls in.
-class NameCollector : public RecursiveASTVisitor<NameCollector> {
+/// Every name the main file declares, the namespaces it pulls in, and its
+/// namespace-scope device variables.
+class Collector : public RecursiveASTVisitor<Collector> {
 public:
   bool VisitNamedDecl(NamedDecl *D) {
     if (D->getIdentifier())
@@ -68,9 +48,15 @@ public:
       Nominated.push_back(NS);
     return true;
   }
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->hasGlobalStorage() && !VD->isStaticDataMember() &&
+        VD->getDeclContext()->isFileContext() && isDeviceType(VD->getType()))
+      GlobalDevices.push_back(VD);
+    return true;
+  }
   llvm::StringSet<> Names;
   std::vector<const NamespaceDecl *> Nominated;
-  const llvm::StringSet<> *Taken = nullptr; ///< names the tool already introduced
+  std::vector<const VarDecl *> GlobalDevices;
 };
 
 bool declaredIn(const DeclContext *DC, DeclarationName Name, int Depth = 0) {
@@ -84,25 +70,18 @@ bool declaredIn(const DeclContext *DC, DeclarationName Name, int Depth = 0) {
   return false;
 }
 
-bool isFree(ASTContext &Ctx, const NameCollector &Main, llvm::StringRef Name) {
-  if (Main.Names.count(Name) || Main.Taken->count(Name))
-    return false;
-  IdentifierInfo &Id = Ctx.Idents.get(Name);
-  if (Id.hasMacroDefinition())
-    return false;
-  DeclarationName DN(&Id);
-  if (!Ctx.getTranslationUnitDecl()->lookup(DN).empty())
-    return false;
-  for (const NamespaceDecl *NS : Main.Nominated)
-    if (declaredIn(NS, DN))
-      return false;
-  return true;
-}
-
 } // namespace
 
-const VarDecl *findDeviceVariable(ASTContext &Ctx, const DynTypedNode &Site,
-                                  SourceLocation SiteLoc) {
+FileScope::FileScope(ASTContext &Ctx) : Ctx(Ctx) {
+  Collector Main;
+  for (Decl *D : Ctx.getTraversalScope())
+    Main.TraverseDecl(D);
+  Names = std::move(Main.Names);
+  Nominated = std::move(Main.Nominated);
+  GlobalDevices = std::move(Main.GlobalDevices);
+}
+
+const VarDecl *FileScope::findDeviceVariable(const DynTypedNode &Site, SourceLocation SiteLoc) const {
   const SourceManager &SM = Ctx.getSourceManager();
   DynTypedNode Node = Site;
   bool LocalsVisible = true;
@@ -125,27 +104,34 @@ const VarDecl *findDeviceVariable(ASTContext &Ctx, const DynTypedNode &Site,
       break;
     }
   }
-  GlobalDeviceFinder Globals(SM, SiteLoc);
-  for (Decl *D : Ctx.getTraversalScope())
-    Globals.TraverseDecl(D);
-  return Globals.Found;
+  const VarDecl *Found = nullptr;
+  for (const VarDecl *VD : GlobalDevices)
+    if (SM.isBeforeInTranslationUnit(VD->getEndLoc(), SiteLoc))
+      Found = VD;
+  return Found;
 }
 
-std::string chooseFreshName(ASTContext &Ctx, llvm::StringRef Preferred, llvm::StringRef Fallback,
-                            const llvm::StringSet<> &Taken) {
-  NameCollector Main;
-  Main.Taken = &Taken;
-  for (Decl *D : Ctx.getTraversalScope())
-    Main.TraverseDecl(D);
-  if (isFree(Ctx, Main, Preferred))
-    return Preferred.str();
-  if (isFree(Ctx, Main, Fallback))
-    return Fallback.str();
-  for (int I = 1;; ++I) {
-    std::string Name = Fallback.str() + "_" + std::to_string(I);
-    if (isFree(Ctx, Main, Name))
-      return Name;
-  }
+bool FileScope::isFree(llvm::StringRef Name) const {
+  if (Names.count(Name))
+    return false;
+  IdentifierInfo &Id = Ctx.Idents.get(Name);
+  if (Id.hasMacroDefinition())
+    return false;
+  DeclarationName DN(&Id);
+  if (!Ctx.getTranslationUnitDecl()->lookup(DN).empty())
+    return false;
+  for (const NamespaceDecl *NS : Nominated)
+    if (declaredIn(NS, DN))
+      return false;
+  return true;
+}
+
+std::string FileScope::freshName(llvm::StringRef Preferred, llvm::StringRef Fallback) {
+  std::string Name = Preferred.str();
+  for (int I = 0; !isFree(Name); ++I)
+    Name = I == 0 ? Fallback.str() : Fallback.str() + "_" + std::to_string(I);
+  Names.insert(Name);
+  return Name;
 }
 
 } // namespace todevice

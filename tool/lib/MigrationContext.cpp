@@ -1,5 +1,4 @@
 #include "MigrationContext.h"
-#include "DeviceScope.h"
 #include "TorchTypes.h"
 
 #include "clang/AST/ParentMapContext.h"
@@ -22,7 +21,7 @@ void MigrationContext::startTranslationUnit(ASTContext &Context, std::vector<Inc
   Result.Original = SM.getBufferData(Main).str();
   Registrations.clear();
   RuntimeIncludeNeeded = false;
-  IntroducedNames.clear();
+  Scope.reset();
   InsertedDeviceName.clear();
   FirstInsertedDeviceUse = ~0u;
 
@@ -197,16 +196,24 @@ bool MigrationContext::registerInstead(const Expr &Initializer) {
   }
 }
 
+FileScope &MigrationContext::scope() {
+  if (!Scope)
+    Scope.emplace(*Ast);
+  return *Scope;
+}
+
 std::string MigrationContext::deviceAt(const Stmt &Site) {
-  if (const VarDecl *VD = findDeviceVariable(*Ast, DynTypedNode::create(Site), Site.getBeginLoc()))
-    return VD->getName().str();
-  return deviceForInsertedDeclaration(Site.getBeginLoc());
+  return deviceAt(DynTypedNode::create(Site), Site.getBeginLoc());
 }
 
 std::string MigrationContext::deviceAt(const Decl &Site) {
-  if (const VarDecl *VD = findDeviceVariable(*Ast, DynTypedNode::create(Site), Site.getBeginLoc()))
+  return deviceAt(DynTypedNode::create(Site), Site.getBeginLoc());
+}
+
+std::string MigrationContext::deviceAt(const DynTypedNode &Site, SourceLocation SiteLoc) {
+  if (const VarDecl *VD = scope().findDeviceVariable(Site, SiteLoc))
     return VD->getName().str();
-  return deviceForInsertedDeclaration(Site.getBeginLoc());
+  return deviceForInsertedDeclaration(SiteLoc);
 }
 
 std::string MigrationContext::deviceForInsertedDeclaration(SourceLocation Site) {
@@ -218,9 +225,7 @@ std::string MigrationContext::deviceForInsertedDeclaration(SourceLocation Site) 
 }
 
 std::string MigrationContext::freshName(StringRef Preferred, StringRef Fallback) {
-  std::string Name = chooseFreshName(*Ast, Preferred, Fallback, IntroducedNames);
-  IntroducedNames.insert(Name);
-  return Name;
+  return scope().freshName(Preferred, Fallback);
 }
 
 std::optional<std::pair<std::string, unsigned>> MigrationContext::insertedDeviceUse() const {

@@ -2,9 +2,8 @@
 // and the answer to "which device variable do I use here?".
 #pragma once
 
+#include "DeviceScope.h"
 #include "EditSet.h"
-
-#include "llvm/ADT/StringSet.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceLocation.h"
@@ -116,7 +115,7 @@ public:
   /// Same, for a site that is a declaration (e.g. a model variable).
   std::string deviceAt(const clang::Decl &Site);
   /// A name for a new variable that collides with nothing in the file nor
-  /// with any name the tool introduced before (see chooseFreshName()).
+  /// with any name the tool introduced before (see FileScope::freshName()).
   std::string freshName(llvm::StringRef Preferred, llvm::StringRef Fallback);
 
   /// The namespace spelling for inserted code: "torch", or "at" in ATen-only files.
@@ -127,7 +126,10 @@ public:
   std::optional<std::pair<std::string, unsigned>> insertedDeviceUse() const;
 
 private:
+  std::string deviceAt(const clang::DynTypedNode &Site, clang::SourceLocation SiteLoc);
   std::string deviceForInsertedDeclaration(clang::SourceLocation Site);
+  /// The main file's declarations, collected on first use.
+  FileScope &scope();
 
   MigrationOptions Options;
   clang::ASTContext *Ast = nullptr;
@@ -136,7 +138,7 @@ private:
   std::string TorchNamespace = "torch";
   std::vector<Registration> Registrations;
   bool RuntimeIncludeNeeded = false;
-  llvm::StringSet<> IntroducedNames;
+  std::optional<FileScope> Scope;
   std::string InsertedDeviceName;  ///< chosen on first need
   unsigned FirstInsertedDeviceUse = ~0u;
 };
