@@ -224,6 +224,15 @@ std::string MigrationContext::deviceForInsertedDeclaration(SourceLocation Site) 
   return InsertedDeviceName;
 }
 
+std::string MigrationContext::deviceExpression() {
+  if (Options.DeviceExpr.empty())
+    return TorchNamespace == "torch" ? "torch::cuda::is_available() ? torch::kCUDA : torch::kCPU"
+                                     : "at::hasCUDA() ? at::kCUDA : at::kCPU";
+  if (StringRef(Options.DeviceExpr).contains("todevice::"))
+    requireRuntimeInclude();
+  return Options.DeviceExpr;
+}
+
 std::string MigrationContext::freshName(StringRef Preferred, StringRef Fallback) {
   return scope().freshName(Preferred, Fallback);
 }

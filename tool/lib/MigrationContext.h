@@ -118,6 +118,9 @@ public:
   /// with any name the tool introduced before (see FileScope::freshName()).
   std::string freshName(llvm::StringRef Preferred, llvm::StringRef Fallback);
 
+  /// The expression that chooses the device: --device-expr, or CUDA when
+  /// available else the CPU. One that uses the runtime asks for its include.
+  std::string deviceExpression();
   /// The namespace spelling for inserted code: "torch", or "at" in ATen-only files.
   llvm::StringRef torchNamespace() const { return TorchNamespace; }
 

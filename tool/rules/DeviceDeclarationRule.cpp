@@ -27,22 +27,19 @@ unsigned declarationOffset(const MigrationContext &Ctx, unsigned FirstUse) {
   return 0;
 }
 
-std::string defaultDeviceExpression(llvm::StringRef NS) {
-  if (NS == "torch")
-    return "torch::cuda::is_available() ? torch::kCUDA : torch::kCPU";
-  return "at::hasCUDA() ? at::kCUDA : at::kCPU";
-}
-
 } // namespace
 
-void DeviceDeclarationRule::insertDeviceDeclaration() {
-  auto Use = Ctx.insertedDeviceUse();
-  if (!Use)
-    return;
-  const auto &[DeviceName, FirstUse] = *Use;
-  std::string Expression = Ctx.options().DeviceExpr.empty()
-                               ? defaultDeviceExpression(Ctx.torchNamespace())
-                               : Ctx.options().DeviceExpr;
+void DeviceDeclarationRule::finishFile() {
+  // The expression first: it may ask for the runtime's include, which goes in
+  // before the declaration.
+  std::string Expression = Ctx.insertedDeviceUse() ? Ctx.deviceExpression() : "";
+  insertRuntimeInclude();
+  if (!Expression.empty())
+    insertDeviceDeclaration(Expression);
+}
+
+void DeviceDeclarationRule::insertDeviceDeclaration(const std::string &Expression) {
+  const auto &[DeviceName, FirstUse] = *Ctx.insertedDeviceUse();
   unsigned Offset = declarationOffset(Ctx, FirstUse);
   llvm::StringRef Code = Ctx.sources().getBufferData(Ctx.sources().getMainFileID());
   bool AtLineStart = Offset == 0 || Code[Offset - 1] == '\n';
@@ -64,8 +61,6 @@ void DeviceDeclarationRule::insertDeviceDeclaration() {
 }
 
 void DeviceDeclarationRule::insertRuntimeInclude() {
-  if (Ctx.insertedDeviceUse() && Ctx.options().DeviceExpr.find("todevice::") != std::string::npos)
-    Ctx.requireRuntimeInclude();
   if (!Ctx.runtimeIncludeNeeded())
     return;
   const SourceManager &SM = Ctx.sources();

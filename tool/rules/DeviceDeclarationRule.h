@@ -13,13 +13,10 @@ class DeviceDeclarationRule : public Rule {
 public:
   using Rule::Rule;
   void registerMatchers(clang::ast_matchers::MatchFinder &) override {}
-  void finishFile() override {
-    insertRuntimeInclude(); // first: the declaration may use the runtime
-    insertDeviceDeclaration();
-  }
+  void finishFile() override;
 
 private:
-  void insertDeviceDeclaration();
+  void insertDeviceDeclaration(const std::string &Expression);
   void insertRuntimeInclude();
 };
 

@@ -98,14 +98,7 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
       return;
     }
     if (Parent.get<VarDecl>()) {
-      std::string NS = Ctx.torchNamespace().str();
-      std::string Expression =
-          Ctx.options().DeviceExpr.empty()
-              ? NS + "::cuda::is_available() ? " + NS + "::kCUDA : " + NS + "::kCPU"
-              : Ctx.options().DeviceExpr;
-      if (Ctx.options().DeviceExpr.find("todevice::") != std::string::npos)
-        Ctx.requireRuntimeInclude();
-      Ctx.replace(Ref.getSourceRange(), Expression, name());
+      Ctx.replace(Ref.getSourceRange(), Ctx.deviceExpression(), name());
       return;
     }
   }
