@@ -131,6 +131,17 @@ void MigrationContext::report(SourceLocation Loc, Finding::Level Level, StringRe
   Result.Findings.push_back(std::move(F));
 }
 
+std::pair<const DeclStmt *, const CompoundStmt *>
+MigrationContext::declarationInBlock(const VarDecl &Var) const {
+  DynTypedNodeList Parents = Ast->getParents(Var);
+  const auto *Declaration = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  if (!Declaration)
+    return {nullptr, nullptr};
+  DynTypedNodeList Grand = Ast->getParents(*Declaration);
+  const auto *Block = Grand.empty() ? nullptr : Grand[0].get<CompoundStmt>();
+  return {Block ? Declaration : nullptr, Block};
+}
+
 namespace {
 
 /// Finds `<registry>.add(..., var, ...)` on a todevice::Registry.
@@ -161,13 +172,10 @@ bool MigrationContext::registerInstead(const VarDecl &Var) {
   for (const Registration &R : Registrations)
     if (R.Var == &Var)
       return true;
-  DynTypedNodeList Parents = Ast->getParents(Var);
-  const auto *Declaration = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
-  if (!Declaration)
+  auto [Declaration, Body] = declarationInBlock(Var);
+  if (!Body)
     return false;
-  DynTypedNodeList Grand = Ast->getParents(*Declaration);
-  const auto *Body = Grand.empty() ? nullptr : Grand[0].get<CompoundStmt>();
-  DynTypedNodeList Owner = Body ? Ast->getParents(*Body) : DynTypedNodeList(DynTypedNode());
+  DynTypedNodeList Owner = Ast->getParents(*Body);
   const auto *Function = Owner.empty() ? nullptr : Owner[0].get<FunctionDecl>();
   if (!Function || Function->getBody() != Body || !isRewritable(Declaration->getSourceRange()))
     return false;

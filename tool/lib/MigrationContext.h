@@ -96,6 +96,12 @@ public:
   void report(clang::SourceLocation Loc, Finding::Level Level, llvm::StringRef Message,
               llvm::StringRef Rule);
 
+  /// The declaration statement of a local `Var` and the block it sits directly
+  /// in (where a statement can follow it); nulls when it is declared elsewhere,
+  /// e.g. in a `for` or `if` condition.
+  std::pair<const clang::DeclStmt *, const clang::CompoundStmt *>
+  declarationInBlock(const clang::VarDecl &Var) const;
+
   // --- Registry mode ---
   /// In registry mode, takes over placing `Var` when it is declared directly in
   /// a function's body (the registry lives as long as the function's variables):

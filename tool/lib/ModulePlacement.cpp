@@ -2,7 +2,6 @@
 #include "Matchers.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
@@ -138,10 +137,7 @@ void placeModuleVariable(MigrationContext &Ctx, const VarDecl &Var, const Module
   }
 
   // The declaration statement must sit directly in a block to put a statement after it.
-  DynTypedNodeList Parents = Ctx.ast().getParents(Var);
-  const auto *Declaration = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
-  DynTypedNodeList Grand = Declaration ? Ctx.ast().getParents(*Declaration) : DynTypedNodeList(DynTypedNode());
-  const auto *Block = Declaration && !Grand.empty() ? Grand[0].get<CompoundStmt>() : nullptr;
+  auto [Declaration, Block] = Ctx.declarationInBlock(Var);
   if (!Block)
     return;
 
