@@ -171,12 +171,9 @@ static int reportSites(const todevice::FileResult &Result) {
   for (const todevice::Edit &E : Result.Edits.edits()) {
     if (E.Rule == "device-declaration")
       continue;
-    llvm::StringRef Before = Code.take_front(E.Offset);
     todevice::Finding F;
     F.File = Result.Path;
-    F.Line = 1 + Before.count('\n');
-    size_t LineStart = Before.rfind('\n');
-    F.Column = LineStart == llvm::StringRef::npos ? E.Offset + 1 : E.Offset - LineStart;
+    std::tie(F.Line, F.Column) = todevice::lineAndColumn(Code, E.Offset);
     for (const todevice::RuleInfo &Rule : todevice::allRules())
       if (E.Rule == Rule.Name)
         F.Message = std::string("not on the device yet: ") + Rule.Summary;
@@ -250,30 +247,26 @@ int main(int Argc, const char **Argv) {
   for (const todevice::FileResult &Result : Migrator.results()) {
     for (const todevice::Finding &F : Result.Findings)
       todevice::printFinding(llvm::errs(), F);
-    llvm::Expected<std::string> Migrated = Result.Edits.apply(Result.Path, Result.Original);
-    if (!Migrated) {
-      llvm::errs() << llvm::toString(Migrated.takeError()) << "\n";
+    llvm::Expected<Replacements> Replaces =
+        Result.Edits.toReplacements(Result.Path, Result.Original);
+    if (!Replaces) {
+      llvm::errs() << llvm::toString(Replaces.takeError()) << "\n";
       Status = 1;
       continue;
     }
-    if (!ExportFixes.empty()) {
-      auto Replaces = Result.Edits.toReplacements(Result.Path, Result.Original);
-      if (Replaces && !Replaces->empty())
-        Fixes.push_back({Result.Path, std::vector<Replacement>(Replaces->begin(), Replaces->end())});
-      else if (!Replaces)
-        llvm::consumeError(Replaces.takeError()); // reported by apply() above
-    }
+    if (!ExportFixes.empty() && !Replaces->empty())
+      Fixes.push_back({Result.Path, std::vector<Replacement>(Replaces->begin(), Replaces->end())});
     if (Check) {
       Status |= reportSites(Result);
       continue;
     }
     if (Diff) {
-      auto Replaces = Result.Edits.toReplacements(Result.Path, Result.Original);
-      if (!Replaces) { // cannot happen: apply() above succeeded with the same edits
-        Status = error(llvm::toString(Replaces.takeError()));
-        continue;
-      }
       llvm::outs() << todevice::unifiedDiff(relativePath(Result.Path), Result.Original, *Replaces);
+      continue;
+    }
+    llvm::Expected<std::string> Migrated = applyAllReplacements(Result.Original, *Replaces);
+    if (!Migrated) {
+      Status = error(llvm::toString(Migrated.takeError()));
       continue;
     }
     if (InPlace || !OutputFile.empty() || !OutRoot.empty()) {

@@ -5,15 +5,14 @@
 #include <algorithm>
 
 namespace todevice {
-namespace {
-
-std::string lineColumn(llvm::StringRef Code, unsigned Offset) {
+std::pair<unsigned, unsigned> lineAndColumn(llvm::StringRef Code, unsigned Offset) {
   llvm::StringRef Before = Code.take_front(Offset);
-  unsigned Line = 1 + Before.count('\n');
   size_t LastNewline = Before.rfind('\n');
-  unsigned Column = LastNewline == llvm::StringRef::npos ? Offset + 1 : Offset - LastNewline;
-  return llvm::formatv("{0}:{1}", Line, Column).str();
+  return {1 + Before.count('\n'),
+          LastNewline == llvm::StringRef::npos ? Offset + 1 : Offset - LastNewline};
 }
+
+namespace {
 
 bool sameEdit(const Edit &A, const Edit &B) {
   return A.Offset == B.Offset && A.Length == B.Length && A.Text == B.Text;
@@ -53,9 +52,10 @@ EditSet::toReplacements(llvm::StringRef FilePath, llvm::StringRef Code) const {
       if (Overlaps)
         return llvm::createStringError(
             llvm::inconvertibleErrorCode(),
-            llvm::formatv("{0}:{1}: error: conflicting edits from rules '{2}' and '{3}'; "
+            llvm::formatv("{0}:{1}:{2}: error: conflicting edits from rules '{3}' and '{4}'; "
                           "file left unchanged",
-                          FilePath, lineColumn(Code, E.Offset), Last.Rule, E.Rule)
+                          FilePath, lineAndColumn(Code, E.Offset).first,
+                          lineAndColumn(Code, E.Offset).second, Last.Rule, E.Rule)
                 .str());
     }
     Merged.push_back(E);

@@ -12,6 +12,7 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace todevice {
@@ -22,6 +23,9 @@ struct Edit {
   std::string Text;
   std::string Rule;    ///< which rule asked for it, for conflict messages
 };
+
+/// The 1-based line and column of `Offset` in `Code`.
+std::pair<unsigned, unsigned> lineAndColumn(llvm::StringRef Code, unsigned Offset);
 
 class EditSet {
 public:
