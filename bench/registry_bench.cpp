@@ -43,14 +43,21 @@ double median(std::vector<double> v) {
 
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 10000;
-  const int reps = argc > 2 ? std::atoi(argv[2]) : 15;
+  const int reps = argc > 2 ? std::atoi(argv[2]) : 31;
   const torch::Device device(torch::kMeta);
   std::vector<double> hand_ms, registry_ms, add_ms;
 
   for (int r = 0; r < reps; ++r) {
-    // Fresh CPU tensors each time: meta tensors cannot come back.
-    auto hand = make_tensors(n);
-    auto registered = make_tensors(n);
+    // Fresh CPU tensors each time: meta tensors cannot come back. Which side is
+    // allocated first alternates too, so neither always gets the fresher heap.
+    std::vector<torch::Tensor> hand, registered;
+    if (r % 2 == 0) {
+      hand = make_tensors(n);
+      registered = make_tensors(n);
+    } else {
+      registered = make_tensors(n);
+      hand = make_tensors(n);
+    }
     todevice::Registry registry;
     auto start = Clock::now();
     for (auto& t : registered)
@@ -97,11 +104,17 @@ int main(int argc, char** argv) {
 
   const double hand = min(hand_ms), reg = min(registry_ms);
   const double hand_med = median(hand_ms), reg_med = median(registry_ms);
+  // Each repetition runs both sides back to back: the median of those paired ratios
+  // cancels the machine's drift between repetitions.
+  std::vector<double> paired;
+  for (std::size_t i = 0; i < hand_ms.size(); ++i)
+    paired.push_back(registry_ms[i] / hand_ms[i]);
   std::printf("tensors: %d x [4,4] float, cpu -> meta, %d repetitions\n", n, reps);
   std::printf("                              best       median\n");
   std::printf("hand loop  t = t.to(device): %8.3f ms %8.3f ms  (best %.0f ns/tensor)\n", hand, hand_med, hand * 1e6 / n);
   std::printf("registry.to(device):         %8.3f ms %8.3f ms  (best %.0f ns/tensor)\n", reg, reg_med, reg * 1e6 / n);
   std::printf("ratio registry / hand loop:  %8.3f    %8.3f     (target <= 1.10)\n", reg / hand, reg_med / hand_med);
+  std::printf("median of paired ratios:     %8.3f\n", median(paired));
   std::printf("registering (add) %d tensors: %.3f ms\n", n, median(add_ms));
   std::printf("all runs, ms: hand");
   for (double v : hand_ms) std::printf(" %.2f", v);

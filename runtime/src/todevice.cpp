@@ -145,9 +145,10 @@ torch::Tensor copy_of(const torch::Tensor& t, torch::Device device, bool non_blo
   ++result.transfers;
   if (!is_leaf(t)) {
     torch::AutoGradMode track(true);
-    return t.to(device, t.scalar_type(), non_blocking);
+    return t.to(torch::TensorOptions(device), non_blocking);
   }
-  torch::Tensor copy = t.to(device, t.scalar_type(), non_blocking);
+  // The same overload as the hand-written `t.to(device)` (options without a dtype keep it).
+  torch::Tensor copy = t.to(torch::TensorOptions(device), non_blocking);
   if (t.requires_grad())
     copy.requires_grad_(true);
   return copy;
