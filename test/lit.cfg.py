@@ -1,6 +1,7 @@
 # lit configuration for the tool's tests. Every test parses the real LibTorch
 # headers (through the precompiled header the build makes) — no mocks.
 import os
+import sys
 import lit.formats
 
 config.name = "to-device-migrate"
@@ -21,8 +22,19 @@ config.substitutions += [
     ("%syntax-check", syntax),
     ("%strip", strip),
     ("%inputs", os.path.join(config.test_source_root, "Inputs")),
-    ("%torch-api-include", config.syntax_flags.split()[2]),
+    ("%python", sys.executable),
+    ("%{torch-include}", config.syntax_flags.split()[2]),
     ("%FileCheck", config.filecheck),
+    ("%{make-compile-db}", "%s %s" % (sys.executable, os.path.join(config.test_source_root, "driver", "Inputs", "make-compile-db.py"))),
 ]
 config.environment["PATH"] = os.pathsep.join(
     [os.path.dirname(config.filecheck), config.environment.get("PATH", "")])
+
+# The tool's cache of precompiled headers for -p and extra-flag runs: one per
+# build tree, shared by every test (and never the user's ~/.cache).
+config.environment["TO_DEVICE_MIGRATE_CACHE"] = os.path.join(config.binary_root, "test", "pch-cache")
+
+# `script` gives a command a terminal (for the progress lines).
+import shutil
+if shutil.which("script"):
+    config.available_features.add("script")

@@ -2,21 +2,21 @@
 // models and losses live on a device chosen once. This file only parses
 // options, runs the migration library, and writes what it produced.
 #include "Config.h"
-#include "lib/Migrator.h"
+#include "lib/CompileFlags.h"
+#include "lib/FileRunner.h"
 #include "lib/Output.h"
-#include "lib/UnifiedDiff.h"
+#include "lib/Report.h"
 #include "lib/Rule.h"
+#include "lib/UnifiedDiff.h"
+#include "lib/WarningComments.h"
 
-#include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/ReplacementsYaml.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/GlobPattern.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Regex.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace clang::tooling;
@@ -71,13 +71,45 @@ static cl::opt<std::string> PchFile("pch",
                                     cl::desc("Precompiled <torch/torch.h> to parse with, for "
                                              "files that include it"),
                                     cl::init(TO_DEVICE_DEFAULT_PCH), cl::cat(Category));
-static cl::opt<bool> NoPch("no-pch", cl::desc("Parse <torch/torch.h> from source"),
+static cl::opt<bool> NoPch("no-pch",
+                           cl::desc("Parse <torch/torch.h> from source: no precompiled header"),
                            cl::cat(Category));
+static cl::opt<std::string>
+    PchCacheDir("pch-cache",
+                cl::desc("Directory of precompiled <torch/torch.h> headers, one per set of "
+                         "compile flags (default: $TO_DEVICE_MIGRATE_CACHE, else "
+                         "~/.cache/to-device-migrate)"),
+                cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<bool> AllFiles("all", cl::desc("Migrate every file of the compile database (-p)"),
+                              cl::cat(Category));
+static cl::opt<unsigned> Jobs("j",
+                              cl::desc("Files parsed at once (default: 0, one per core)"),
+                              cl::value_desc("N"), cl::init(0), cl::cat(Category));
+static cl::opt<bool> Comments("comments",
+                              cl::desc("Also write each warning as a comment above its line in "
+                                       "the migrated output"),
+                              cl::cat(Category));
+static cl::opt<std::string>
+    ReportFile("report",
+               cl::desc("Write what was done to each file, per rule and site, with totals: "
+                        "JSON, or Markdown when <file> ends in .md"),
+               cl::value_desc("file"), cl::cat(Category));
 static cl::extrahelp CommonHelp(CommonOptionsParser::HelpMessage);
 static cl::extrahelp MoreHelp(R"(
+Examples:
+  to-device-migrate train.cpp               print train.cpp, migrated
+  to-device-migrate -i train.cpp            migrate it in place (atomically)
+  to-device-migrate --diff train.cpp        a patch for `git apply` / `patch -p1`
+  to-device-migrate --check src/*.cpp       CI: list what is not on the device, exit 1 if any
+  to-device-migrate -p build --all -i       every file of build/compile_commands.json
+  to-device-migrate -p build --all --out-root migrated --report report.md
+
 With no -p and no --, LibTorch's include directories and -std=c++17 are used;
-anything after -- is added to the compile flags. Prints the migrated source to
-stdout unless -i or -o is given. See docs/usage.md.
+anything after -- is added to the compile flags. Files that include
+<torch/torch.h> are parsed with a precompiled header, built once per set of
+flags and cached (--no-pch disables it). Exit status: 0 on success, 1 if a file
+did not parse or could not be written, or --check found sites.
+Rules: --list-rules. Documentation: docs/usage.md, docs/rules.md.
 )");
 
 static int error(const llvm::Twine &Message) {
@@ -88,7 +120,7 @@ static int error(const llvm::Twine &Message) {
 /// clang-format-like invocation: without -p, parse with default flags rather
 /// than searching for a compilation database. `FlagsAreOurs` says whether the
 /// command line is only ours (no -p, nothing after --): then the precompiled
-/// header, built with exactly those flags, can be used.
+/// header the build made with exactly those flags can be used.
 static std::vector<const char *> withDefaultSeparator(int Argc, const char **Argv,
                                                       bool &FlagsAreOurs) {
   std::vector<const char *> Args(Argv, Argv + Argc);
@@ -104,55 +136,6 @@ static std::vector<const char *> withDefaultSeparator(int Argc, const char **Arg
   return Args;
 }
 
-static bool includesTorchHeader(llvm::StringRef File) {
-  auto Buffer = llvm::MemoryBuffer::getFile(File);
-  static const llvm::Regex Include("#[ \t]*include[ \t]*[<\"]torch/torch\\.h[>\"]");
-  return Buffer && Include.match((*Buffer)->getBuffer());
-}
-
-/// The flags every parse gets: LibTorch's headers, C++17, the builtin headers,
-/// and the precompiled <torch/torch.h> when the command line is ours alone.
-static ArgumentsAdjuster defaultFlags(bool CommandLineIsOurs) {
-  return [CommandLineIsOurs](const CommandLineArguments &Args, llvm::StringRef File) {
-    CommandLineArguments Out = Args;
-    bool HasStd = llvm::any_of(Args, [](llvm::StringRef A) { return A.startswith("-std="); });
-    if (!HasStd)
-      Out.push_back("-std=c++17");
-    Out.insert(Out.end(), {"-isystem", TO_DEVICE_TORCH_API_INCLUDE, "-isystem",
-                           TO_DEVICE_RUNTIME_INCLUDE, "-resource-dir=" + ResourceDir, "-w",
-                           "-Qunused-arguments"});
-    if (CommandLineIsOurs && !NoPch && !PchFile.empty() && llvm::sys::fs::exists(PchFile) &&
-        includesTorchHeader(File))
-      Out.insert(Out.end(), {"-include-pch", PchFile});
-    return Out;
-  };
-}
-
-/// The rules `--rules` selects; later globs win, as in clang-tidy's --checks.
-static llvm::Expected<std::vector<std::string>> selectedRules(llvm::StringRef Globs) {
-  std::vector<std::pair<llvm::GlobPattern, bool>> Patterns;
-  llvm::SmallVector<llvm::StringRef, 8> Parts;
-  Globs.split(Parts, ',', -1, false);
-  for (llvm::StringRef Part : Parts) {
-    Part = Part.trim();
-    bool Remove = Part.consume_front("-");
-    auto Pattern = llvm::GlobPattern::create(Part);
-    if (!Pattern)
-      return Pattern.takeError();
-    Patterns.emplace_back(std::move(*Pattern), !Remove);
-  }
-  std::vector<std::string> Selected;
-  for (const todevice::RuleInfo &Rule : todevice::allRules()) {
-    bool Enabled = false;
-    for (const auto &[Pattern, Include] : Patterns)
-      if (Pattern.match(Rule.Name))
-        Enabled = Include;
-    if (Enabled)
-      Selected.push_back(Rule.Name);
-  }
-  return Selected;
-}
-
 /// `path` relative to the working directory when below it, for diff headers.
 static std::string relativePath(llvm::StringRef Path) {
   llvm::SmallString<256> Cwd;
@@ -163,27 +146,120 @@ static std::string relativePath(llvm::StringRef Path) {
   return Path.str();
 }
 
-/// --check: one warning per site a rule would change (the device declaration
-/// follows from the others and is not listed); 1 if there is any.
-static int reportSites(const todevice::FileResult &Result) {
-  int Sites = 0;
-  llvm::StringRef Code = Result.Original;
-  for (const todevice::Edit &E : Result.Edits.edits()) {
-    if (E.Rule == "device-declaration")
-      continue;
-    todevice::Finding F;
-    F.File = Result.Path;
-    std::tie(F.Line, F.Column) = todevice::lineAndColumn(Code, E.Offset);
-    for (const todevice::RuleInfo &Rule : todevice::allRules())
-      if (E.Rule == Rule.Name)
-        F.Message = std::string("not on the device yet: ") + Rule.Summary;
-    F.Rule = E.Rule;
-    todevice::printFinding(llvm::outs(), F);
-    ++Sites;
-  }
+/// The database `-p` names, for --all. CommonOptionsParser loads one only when
+/// it is given file names.
+static llvm::Expected<std::unique_ptr<CompilationDatabase>> compileDatabaseOfAll() {
+  auto *BuildPath = static_cast<cl::opt<std::string> *>(cl::getRegisteredOptions().lookup("p"));
+  if (!BuildPath || BuildPath->empty())
+    return llvm::createStringError(std::errc::invalid_argument,
+                                   "needs a compile database: -p <build directory>");
+  std::string Why;
+  std::unique_ptr<CompilationDatabase> Database =
+      CompilationDatabase::autoDetectFromDirectory(*BuildPath, Why);
+  if (!Database)
+    return llvm::createStringError(std::make_error_code(std::errc::no_such_file_or_directory), Why);
+  return inferTargetAndDriverMode(std::move(Database));
+}
+
+/// A usage error in the options, or "" when they fit together.
+static std::string conflictingOptions(size_t FileCount) {
+  if (InPlace && !OutputFile.empty())
+    return "-i and -o cannot be used together";
+  if (!OutRoot.empty() && (InPlace || !OutputFile.empty()))
+    return "--out-root cannot be used with -i or -o";
+  if ((Diff || Check) && (InPlace || !OutputFile.empty() || !OutRoot.empty()))
+    return std::string(Diff ? "--diff" : "--check") + " writes no file: not with -i or -o";
+  if (Diff && Check)
+    return "--diff and --check cannot be used together";
+  if (!OutputFile.empty() && FileCount > 1)
+    return "-o takes one input file, " + std::to_string(FileCount) + " were given";
+  return std::string();
+}
+
+/// Where the migrated text of `Path` goes: the file itself, -o, or the mirror tree.
+static llvm::Expected<std::string> targetOf(llvm::StringRef Path) {
+  if (InPlace)
+    return Path.str();
+  if (OutRoot.empty())
+    return OutputFile.getValue();
+  llvm::SmallString<256> Mirrored(OutRoot);
+  llvm::sys::path::append(Mirrored, relativePath(Path));
+  if (std::error_code EC = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Mirrored)))
+    return llvm::createStringError(EC, "cannot create '%s': %s",
+                                   llvm::sys::path::parent_path(Mirrored).str().c_str(),
+                                   EC.message().c_str());
+  return Mirrored.str().str();
+}
+
+/// Writes one file's result as the options ask; returns the exit status.
+static int writeResult(todevice::FileResult Result,
+                       std::vector<clang::tooling::TranslationUnitReplacements> &Fixes) {
   for (const todevice::Finding &F : Result.Findings)
-    Sites += F.Severity == todevice::Finding::Level::Warning;
-  return Sites ? 1 : 0;
+    todevice::printFinding(llvm::errs(), F);
+  if (Check)
+    return todevice::printSites(llvm::outs(), Result) ? 1 : 0;
+  if (Comments)
+    todevice::addWarningComments(Result);
+  llvm::Expected<Replacements> Replaces = Result.Edits.toReplacements(Result.Path, Result.Original);
+  if (!Replaces)
+    return error(llvm::toString(Replaces.takeError()));
+  if (!ExportFixes.empty() && !Replaces->empty())
+    Fixes.push_back({Result.Path, std::vector<Replacement>(Replaces->begin(), Replaces->end())});
+  if (Diff) {
+    llvm::outs() << todevice::unifiedDiff(relativePath(Result.Path), Result.Original, *Replaces);
+    return 0;
+  }
+  llvm::Expected<std::string> Migrated = applyAllReplacements(Result.Original, *Replaces);
+  if (!Migrated)
+    return error(llvm::toString(Migrated.takeError()));
+  if (!InPlace && OutputFile.empty() && OutRoot.empty()) {
+    llvm::outs() << *Migrated;
+    return 0;
+  }
+  if (InPlace && *Migrated == Result.Original)
+    return 0;
+  llvm::Expected<std::string> Target = targetOf(Result.Path);
+  if (!Target)
+    return error(llvm::toString(Target.takeError()));
+  if (llvm::Error Err = todevice::writeFileAtomically(*Target, *Migrated))
+    return error(llvm::toString(std::move(Err)));
+  return 0;
+}
+
+/// --export-fixes: one TranslationUnitReplacements document per file, as
+/// clang-apply-replacements reads them.
+static int writeFixes(std::vector<clang::tooling::TranslationUnitReplacements> &Fixes) {
+  std::string Yaml;
+  llvm::raw_string_ostream OS(Yaml);
+  llvm::yaml::Output Out(OS);
+  for (clang::tooling::TranslationUnitReplacements &Unit : Fixes)
+    Out << Unit;
+  OS.flush();
+  if (llvm::Error Err = todevice::writeFileAtomically(ExportFixes, Yaml))
+    return error(llvm::toString(std::move(Err)));
+  return 0;
+}
+
+static int writeReport(llvm::ArrayRef<todevice::FileOutcome> Outcomes) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  if (llvm::StringRef(ReportFile).endswith(".md"))
+    todevice::writeMarkdownReport(OS, Outcomes);
+  else
+    todevice::writeJsonReport(OS, Outcomes);
+  OS.flush();
+  if (llvm::Error Err = todevice::writeFileAtomically(ReportFile, Text))
+    return error(llvm::toString(std::move(Err)));
+  return 0;
+}
+
+/// `[3/12] src/train.cpp: 7 rewrites`
+static std::string progressLine(const todevice::FileOutcome &Outcome, size_t Done, size_t Total) {
+  std::string Line = llvm::formatv("[{0}/{1}] {2}: ", Done, Total, relativePath(Outcome.Input));
+  if (!Outcome.Result)
+    return Line + "failed to parse";
+  const size_t Rewrites = Outcome.Result->Edits.size();
+  return Line + std::to_string(Rewrites) + (Rewrites == 1 ? " rewrite" : " rewrites");
 }
 
 int main(int Argc, const char **Argv) {
@@ -201,7 +277,7 @@ int main(int Argc, const char **Argv) {
     llvm::errs() << llvm::toString(Parser.takeError());
     return 1;
   }
-  auto Rules = selectedRules(RuleGlobs);
+  auto Rules = todevice::selectRules(RuleGlobs);
   if (!Rules)
     return error("--rules: " + llvm::toString(Rules.takeError()));
   if (ListRules) {
@@ -212,96 +288,68 @@ int main(int Argc, const char **Argv) {
   }
   if (Rules->empty())
     return error("--rules='" + RuleGlobs + "' selects no rule (see --list-rules)");
-  const std::vector<std::string> &Files = Parser->getSourcePathList();
+  std::vector<std::string> Files = Parser->getSourcePathList();
+  std::unique_ptr<CompilationDatabase> AllFilesDatabase;
+  if (AllFiles) {
+    if (!Files.empty())
+      return error("--all takes no file names: it migrates every file of the compile database");
+    llvm::Expected<std::unique_ptr<CompilationDatabase>> Database = compileDatabaseOfAll();
+    if (!Database)
+      return error("--all: " + llvm::toString(Database.takeError()));
+    AllFilesDatabase = std::move(*Database);
+    Files = AllFilesDatabase->getAllFiles();
+    if (Files.empty())
+      return error("--all: the compile database lists no file");
+  }
   if (Files.empty())
     return error("no input files (try --help)");
-  if (InPlace && !OutputFile.empty())
-    return error("-i and -o cannot be used together");
-  if (!OutRoot.empty() && (InPlace || !OutputFile.empty()))
-    return error("--out-root cannot be used with -i or -o");
-  if ((Diff || Check) && (InPlace || !OutputFile.empty() || !OutRoot.empty()))
-    return error(std::string(Diff ? "--diff" : "--check") + " writes no file: not with -i or -o");
-  if (Diff && Check)
-    return error("--diff and --check cannot be used together");
-  if (!OutputFile.empty() && Files.size() > 1)
-    return error("-o takes one input file, " + llvm::Twine(Files.size()) + " were given");
+  if (std::string Conflict = conflictingOptions(Files.size()); !Conflict.empty())
+    return error(Conflict);
   for (const std::string &File : Files) {
     if (llvm::sys::fs::is_directory(File))
       return error("'" + File + "' is a directory, not a source file");
-    if (!llvm::sys::fs::exists(File))
+    if (!AllFiles && !llvm::sys::fs::exists(File))
       return error("no such file or directory: '" + File + "'");
   }
 
-  ClangTool Tool(Parser->getCompilations(), Files);
-  Tool.appendArgumentsAdjuster(defaultFlags(FlagsAreOurs));
-  todevice::MigrationOptions Options;
-  Options.DeviceExpr = DeviceExpr;
-  Options.RegistryMode = MigrationMode == Mode::Registry;
-  todevice::Migrator Migrator(Options, *Rules);
-  Tool.run(Migrator.newActionFactory().get());
+  std::optional<todevice::PchCache> Cache;
+  if (!NoPch)
+    Cache.emplace(PchCacheDir.empty() ? todevice::PchCache::defaultDirectory() : PchCacheDir);
+  todevice::RunOptions Run;
+  Run.Migration.DeviceExpr = DeviceExpr;
+  Run.Migration.RegistryMode = MigrationMode == Mode::Registry;
+  Run.Rules = *Rules;
+  Run.Flags = todevice::defaultFlags({ResourceDir, NoPch ? std::string() : PchFile.getValue(),
+                                      FlagsAreOurs});
+  Run.Cache = Cache ? &*Cache : nullptr;
+  Run.Jobs = Jobs;
+  const bool ShowProgress = Files.size() > 1 && llvm::sys::Process::StandardErrIsDisplayed();
+  std::vector<todevice::FileOutcome> Outcomes = todevice::migrateFiles(
+      AllFilesDatabase ? *AllFilesDatabase : Parser->getCompilations(), Files, Run, [&](const todevice::FileOutcome &Outcome, size_t Done) {
+        llvm::errs() << Outcome.Diagnostics;
+        if (ShowProgress)
+          llvm::errs() << progressLine(Outcome, Done, Files.size()) << "\n";
+      });
 
   int Status = 0;
-  std::vector<TranslationUnitReplacements> Fixes;
-  for (const std::string &Failed : Migrator.failures())
-    Status = error(Failed + " does not compile (see the errors above); it was not changed");
-  for (const todevice::FileResult &Result : Migrator.results()) {
-    for (const todevice::Finding &F : Result.Findings)
-      todevice::printFinding(llvm::errs(), F);
-    llvm::Expected<Replacements> Replaces =
-        Result.Edits.toReplacements(Result.Path, Result.Original);
-    if (!Replaces) {
-      llvm::errs() << llvm::toString(Replaces.takeError()) << "\n";
-      Status = 1;
+  std::vector<clang::tooling::TranslationUnitReplacements> Fixes;
+  size_t Migrated = 0, Unchanged = 0, Failed = 0, Rewrites = 0;
+  for (const todevice::FileOutcome &Outcome : Outcomes) {
+    if (!Outcome.Result) {
+      ++Failed;
+      Status = error(Outcome.Input + " does not compile (see the errors above); it was not changed");
       continue;
     }
-    if (!ExportFixes.empty() && !Replaces->empty())
-      Fixes.push_back({Result.Path, std::vector<Replacement>(Replaces->begin(), Replaces->end())});
-    if (Check) {
-      Status |= reportSites(Result);
-      continue;
-    }
-    if (Diff) {
-      llvm::outs() << todevice::unifiedDiff(relativePath(Result.Path), Result.Original, *Replaces);
-      continue;
-    }
-    llvm::Expected<std::string> Migrated = applyAllReplacements(Result.Original, *Replaces);
-    if (!Migrated) {
-      Status = error(llvm::toString(Migrated.takeError()));
-      continue;
-    }
-    if (InPlace || !OutputFile.empty() || !OutRoot.empty()) {
-      std::string Target = InPlace ? Result.Path : OutputFile.getValue();
-      if (!OutRoot.empty()) {
-        llvm::SmallString<256> Mirrored(OutRoot);
-        llvm::sys::path::append(Mirrored, relativePath(Result.Path));
-        if (std::error_code EC =
-                llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Mirrored))) {
-          Status = error("cannot create '" + llvm::sys::path::parent_path(Mirrored) +
-                         "': " + EC.message());
-          continue;
-        }
-        Target = Mirrored.str().str();
-      }
-      if (InPlace && *Migrated == Result.Original)
-        continue;
-      if (llvm::Error Err = todevice::writeFileAtomically(Target, *Migrated))
-        Status = error(llvm::toString(std::move(Err)));
-    } else {
-      llvm::outs() << *Migrated;
-    }
+    Rewrites += Outcome.Result->Edits.size();
+    ++(Outcome.Result->Edits.empty() ? Unchanged : Migrated);
+    Status |= writeResult(*Outcome.Result, Fixes);
   }
-  if (!ExportFixes.empty()) {
-    // clang-apply-replacements reads one TranslationUnitReplacements document per file.
-    std::string Yaml;
-    llvm::raw_string_ostream OS(Yaml);
-    llvm::yaml::Output Out(OS);
-    for (TranslationUnitReplacements &Unit : Fixes)
-      Out << Unit;
-    OS.flush();
-    if (llvm::Error Err = todevice::writeFileAtomically(ExportFixes, Yaml))
-      Status = error(llvm::toString(std::move(Err)));
-  }
-  if (Migrator.results().empty() && Migrator.failures().empty())
-    Status = error("nothing was parsed");
+  if (!ExportFixes.empty())
+    Status |= writeFixes(Fixes);
+  if (!ReportFile.empty())
+    Status |= writeReport(Outcomes);
+  if (Files.size() > 1)
+    llvm::errs() << llvm::formatv("{0} files: {1} migrated ({2} rewrites), {3} unchanged, {4} failed\n",
+                                  Files.size(), Migrated, Rewrites, Unchanged, Failed);
   return Status;
 }

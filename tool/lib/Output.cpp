@@ -1,4 +1,5 @@
 #include "Output.h"
+#include "Rule.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -41,6 +42,24 @@ void printFinding(llvm::raw_ostream &OS, const Finding &F) {
   const char *Level = F.Severity == Finding::Level::Warning ? "warning" : "note";
   OS << llvm::formatv("{0}:{1}:{2}: {3}: {4} [{5}]\n", F.File, F.Line, F.Column, Level, F.Message,
                       F.Rule);
+}
+
+unsigned printSites(llvm::raw_ostream &OS, const FileResult &Result) {
+  unsigned Sites = 0;
+  for (const Edit &E : Result.Edits.edits()) {
+    if (E.Rule == "device-declaration")
+      continue;
+    Finding F;
+    F.File = Result.Path;
+    std::tie(F.Line, F.Column) = lineAndColumn(Result.Original, E.Offset);
+    F.Message = ("not on the device yet: " + ruleSummary(E.Rule)).str();
+    F.Rule = E.Rule;
+    printFinding(OS, F);
+    ++Sites;
+  }
+  for (const Finding &F : Result.Findings)
+    Sites += F.Severity == Finding::Level::Warning;
+  return Sites;
 }
 
 } // namespace todevice

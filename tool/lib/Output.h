@@ -16,4 +16,9 @@ llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents);
 /// `file:line:col: warning: message [rule]`
 void printFinding(llvm::raw_ostream &OS, const Finding &F);
 
+/// --check: one warning per site a rule would change (the device declaration
+/// follows from the others and is not listed), then the file's own warnings
+/// count too. Returns the number of sites.
+unsigned printSites(llvm::raw_ostream &OS, const FileResult &Result);
+
 } // namespace todevice

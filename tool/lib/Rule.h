@@ -45,4 +45,11 @@ std::unique_ptr<Rule> createRule(llvm::StringRef Name, MigrationContext &Ctx) {
 /// Every rule, in the order their end-of-file steps run.
 llvm::ArrayRef<RuleInfo> allRules();
 
+/// The names of the rules `Globs` selects (comma-separated, clang-tidy style:
+/// `-glob` removes, later globs win).
+llvm::Expected<std::vector<std::string>> selectRules(llvm::StringRef Globs);
+
+/// The summary of rule `Name` (empty if there is no such rule).
+llvm::StringRef ruleSummary(llvm::StringRef Name);
+
 } // namespace todevice

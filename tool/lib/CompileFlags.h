@@ -1,0 +1,22 @@
+// The flags every parse gets, so that `to-device-migrate file.cpp` needs no
+// flags at all: LibTorch's and the runtime's headers, C++17, Clang's builtin
+// headers, and the precompiled <torch/torch.h> the build made.
+#pragma once
+
+#include "clang/Tooling/ArgumentsAdjusters.h"
+
+#include <string>
+
+namespace todevice {
+
+struct DefaultFlags {
+  std::string ResourceDir; ///< Clang's builtin headers
+  /// The PCH the build made with exactly these flags; used only when the
+  /// command line is the tool's own (no -p, nothing after --) and it exists.
+  std::string PrebuiltPch;
+  bool CommandLineIsOurs = false;
+};
+
+clang::tooling::ArgumentsAdjuster defaultFlags(DefaultFlags Options);
+
+} // namespace todevice

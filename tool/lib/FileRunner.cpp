@@ -1,0 +1,97 @@
+#include "FileRunner.h"
+#include "Migrator.h"
+
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+#include <mutex>
+
+namespace todevice {
+namespace {
+
+/// The directory relative paths of `File`'s command are resolved against.
+std::string workingDirectory(const clang::tooling::CompilationDatabase &Database,
+                             llvm::StringRef File) {
+  std::vector<clang::tooling::CompileCommand> Commands = Database.getCompileCommands(File);
+  if (!Commands.empty() && !Commands.front().Directory.empty())
+    return Commands.front().Directory;
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  return Cwd.str().str();
+}
+
+FileOutcome migrateOne(const clang::tooling::CompilationDatabase &Database,
+                       const std::string &File, const RunOptions &Options) {
+  FileOutcome Outcome;
+  Outcome.Input = File;
+  // A physical file system of its own per tool: its working directory is not
+  // the process's, so tools in different threads cannot move each other's.
+  const std::string Directory = workingDirectory(Database, File);
+  clang::tooling::ClangTool Tool(Database, {File},
+                                 std::make_shared<clang::PCHContainerOperations>(),
+                                 llvm::vfs::createPhysicalFileSystem());
+  Tool.appendArgumentsAdjuster(Options.Flags);
+  if (Options.Cache)
+    Tool.appendArgumentsAdjuster(Options.Cache->adjuster(Directory));
+
+  llvm::raw_string_ostream Diagnostics(Outcome.Diagnostics);
+  auto DiagOptions = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  DiagOptions->ShowColors = llvm::sys::Process::StandardErrHasColors();
+  clang::TextDiagnosticPrinter Printer(Diagnostics, DiagOptions.get());
+  Tool.setDiagnosticConsumer(&Printer);
+
+  Migrator Migrator(Options.Migration, Options.Rules);
+  Tool.run(Migrator.newActionFactory().get());
+  Diagnostics.flush();
+  if (Migrator.results().empty())
+    return Outcome;
+  // Paths as the compile command wrote them are relative to its directory,
+  // which is not the process's: make them absolute before anyone writes.
+  Outcome.Result = Migrator.results().front();
+  auto MakeAbsolute = [&](std::string &Path) {
+    llvm::SmallString<256> Absolute(Path);
+    llvm::sys::fs::make_absolute(Directory, Absolute);
+    Path = Absolute.str().str();
+  };
+  MakeAbsolute(Outcome.Result->Path);
+  for (Finding &F : Outcome.Result->Findings)
+    MakeAbsolute(F.File);
+  return Outcome;
+}
+
+} // namespace
+
+std::vector<FileOutcome>
+migrateFiles(const clang::tooling::CompilationDatabase &Database,
+             const std::vector<std::string> &Files, const RunOptions &Options,
+             llvm::function_ref<void(const FileOutcome &, size_t)> Finished) {
+  std::vector<FileOutcome> Outcomes(Files.size());
+  std::mutex Lock; // serialises Finished and the count
+  size_t Done = 0;
+  auto Run = [&](size_t I) {
+    FileOutcome Outcome = migrateOne(Database, Files[I], Options);
+    std::lock_guard<std::mutex> Guard(Lock);
+    Outcomes[I] = std::move(Outcome);
+    Finished(Outcomes[I], ++Done);
+  };
+  const unsigned Jobs = std::min<size_t>(
+      Options.Jobs ? Options.Jobs : llvm::hardware_concurrency().compute_thread_count(),
+      Files.size());
+  if (Jobs <= 1) {
+    for (size_t I = 0; I < Files.size(); ++I)
+      Run(I);
+    return Outcomes;
+  }
+  llvm::ThreadPool Pool(llvm::hardware_concurrency(Jobs));
+  for (size_t I = 0; I < Files.size(); ++I)
+    Pool.async([&Run, I] { Run(I); });
+  Pool.wait();
+  return Outcomes;
+}
+
+} // namespace todevice

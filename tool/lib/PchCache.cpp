@@ -1,0 +1,209 @@
+#include "PchCache.h"
+#include "Config.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MD5.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using clang::tooling::CommandLineArguments;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+namespace todevice {
+namespace {
+
+/// Flags whose value is the next argument.
+bool takesValue(llvm::StringRef Flag) {
+  static const llvm::StringSet<> WithValue = {
+      "-I",      "-isystem", "-iquote", "-idirafter", "-include", "-imacros",     "-x",
+      "-Xclang", "-D",       "-U",      "-target",    "--sysroot", "-isysroot",   "-o",
+      "-MF",     "-MT",      "-MQ",     "-include-pch", "-arch",   "-Xpreprocessor"};
+  return WithValue.contains(Flag);
+}
+
+bool isSourceFile(llvm::StringRef Arg) {
+  llvm::StringRef Ext = path::extension(Arg);
+  static const llvm::StringSet<> Sources = {".cpp", ".cc", ".cxx", ".c++", ".C", ".c", ".cu"};
+  return Sources.contains(Ext);
+}
+
+/// The compiler flags of a command: no compiler, input, output, dependency
+/// file, syntax-only or previous PCH. These are what a PCH must be built with.
+CommandLineArguments compileFlags(const CommandLineArguments &Args) {
+  CommandLineArguments Flags;
+  for (size_t I = 1; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I];
+    if (A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ" || A == "-include-pch") {
+      ++I;
+      continue;
+    }
+    if (A == "-c" || A == "-fsyntax-only" || A == "-MD" || A == "-MMD" ||
+        (!A.startswith("-") && isSourceFile(A)))
+      continue;
+    Flags.push_back(Args[I]);
+    if (takesValue(A) && I + 1 < Args.size())
+      Flags.push_back(Args[++I]);
+  }
+  return Flags;
+}
+
+std::string absolute(llvm::StringRef Path, llvm::StringRef WorkingDirectory) {
+  if (path::is_absolute(Path))
+    return Path.str();
+  llvm::SmallString<256> Out(WorkingDirectory);
+  path::append(Out, Path);
+  return Out.str().str();
+}
+
+/// The <torch/torch.h> these flags include: the first include directory that
+/// has one, as the compiler would find it.
+std::string findTorchHeader(const CommandLineArguments &Flags, llvm::StringRef WorkingDirectory) {
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    llvm::StringRef A = Flags[I], Dir;
+    for (llvm::StringRef Prefix : {"-isystem", "-iquote", "-idirafter", "-I"})
+      if (A == Prefix && I + 1 < Flags.size())
+        Dir = Flags[I + 1];
+      else if (Dir.empty() && A.startswith(Prefix) && A.size() > Prefix.size())
+        Dir = A.drop_front(Prefix.size());
+    if (Dir.empty())
+      continue;
+    llvm::SmallString<256> Header(absolute(Dir, WorkingDirectory));
+    path::append(Header, "torch", "torch.h");
+    if (fs::exists(Header))
+      return Header.str().str();
+  }
+  return std::string();
+}
+
+void hashFileStatus(llvm::MD5 &Hash, llvm::StringRef File) {
+  fs::file_status Status;
+  if (fs::status(File, Status))
+    return;
+  Hash.update(File);
+  Hash.update(std::to_string(Status.getSize()));
+  Hash.update(std::to_string(Status.getLastModificationTime().time_since_epoch().count()));
+}
+
+} // namespace
+
+bool includesTorchHeader(llvm::StringRef File) {
+  auto Buffer = llvm::MemoryBuffer::getFile(File);
+  static const llvm::Regex Include("#[ \t]*include[ \t]*[<\"]torch/torch\\.h[>\"]");
+  return Buffer && Include.match((*Buffer)->getBuffer());
+}
+
+std::string PchCache::defaultDirectory() {
+  llvm::SmallString<256> Dir;
+  if (auto Env = llvm::sys::Process::GetEnv("TO_DEVICE_MIGRATE_CACHE"); Env && !Env->empty())
+    return *Env;
+  if (auto Xdg = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"); Xdg && !Xdg->empty())
+    Dir = *Xdg;
+  else if (path::home_directory(Dir))
+    path::append(Dir, ".cache");
+  else
+    path::system_temp_directory(/*ErasedOnReboot=*/false, Dir);
+  path::append(Dir, "to-device-migrate");
+  return Dir.str().str();
+}
+
+std::string PchCache::pathFor(const CommandLineArguments &Flags, llvm::StringRef TorchHeader,
+                              llvm::StringRef WorkingDirectory) const {
+  llvm::MD5 Hash;
+  for (llvm::StringRef Part : {llvm::StringRef(TO_DEVICE_MIGRATE_VERSION),
+                               llvm::StringRef(TO_DEVICE_CLANG_VERSION),
+                               llvm::StringRef(TO_DEVICE_TORCH_VERSION), WorkingDirectory})
+    Hash.update(Part), Hash.update(llvm::StringRef("\0", 1));
+  for (const std::string &Flag : Flags)
+    Hash.update(Flag), Hash.update(llvm::StringRef("\0", 1));
+  hashFileStatus(Hash, TorchHeader);
+  llvm::SmallString<256> Version(path::parent_path(TorchHeader));
+  path::append(Version, "version.h");
+  hashFileStatus(Hash, Version);
+  llvm::MD5::MD5Result Digest;
+  Hash.final(Digest);
+  llvm::SmallString<256> Out(Directory);
+  path::append(Out, "torch-" + Digest.digest().str().substr(0, 16) + ".pch");
+  return Out.str().str();
+}
+
+bool PchCache::build(const CommandLineArguments &Flags, llvm::StringRef TorchHeader,
+                     llvm::StringRef WorkingDirectory, llvm::StringRef Output) {
+  CommandLineArguments Command = Flags;
+  Command.insert(Command.end(), {"-fpch-instantiate-templates", "-o", Output.str(), "-x", "c++-header"});
+  clang::tooling::FixedCompilationDatabase Database(WorkingDirectory, Command);
+  clang::tooling::ClangTool Tool(Database, {TorchHeader.str()},
+                                 std::make_shared<clang::PCHContainerOperations>(),
+                                 llvm::vfs::createPhysicalFileSystem());
+  Tool.clearArgumentsAdjusters(); // no -fsyntax-only, keep -o
+  clang::IgnoringDiagConsumer Quiet; // a failure only means "parse without a PCH"
+  Tool.setDiagnosticConsumer(&Quiet);
+  return Tool.run(clang::tooling::newFrontendActionFactory<clang::GeneratePCHAction>().get()) == 0 &&
+         fs::exists(Output);
+}
+
+std::string PchCache::get(const CommandLineArguments &Flags, llvm::StringRef TorchHeader,
+                          llvm::StringRef WorkingDirectory) {
+  const std::string Path = pathFor(Flags, TorchHeader, WorkingDirectory);
+  if (fs::exists(Path))
+    return Path;
+  std::shared_ptr<std::mutex> Builder;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    if (Failed.count(Path))
+      return std::string();
+    auto &Slot = Building[Path];
+    if (!Slot)
+      Slot = std::make_shared<std::mutex>();
+    Builder = Slot;
+  }
+  // Files with the same flags wait for one build rather than each making one.
+  std::lock_guard<std::mutex> OneBuild(*Builder);
+  if (fs::exists(Path))
+    return Path;
+  if (llvm::sys::Process::StandardErrIsDisplayed())
+    llvm::errs() << "to-device-migrate: precompiling <torch/torch.h> for these flags, once, into "
+                 << Directory << "\n";
+  llvm::SmallString<256> Temp;
+  bool Built = !fs::create_directories(Directory) &&
+               !fs::createUniqueFile(Path + ".%%%%%%.tmp", Temp) &&
+               build(Flags, TorchHeader, WorkingDirectory, Temp) &&
+               !fs::rename(Temp, Path); // atomic: a reader sees no PCH or a whole one
+  if (!Built) {
+    if (!Temp.empty())
+      fs::remove(Temp);
+    std::lock_guard<std::mutex> Guard(Lock);
+    Failed[Path] = true;
+    return std::string();
+  }
+  return Path;
+}
+
+clang::tooling::ArgumentsAdjuster PchCache::adjuster(std::string WorkingDirectory) {
+  return [this, WorkingDirectory](const CommandLineArguments &Args, llvm::StringRef File) {
+    if (llvm::is_contained(Args, "-include-pch") ||
+        !includesTorchHeader(absolute(File, WorkingDirectory)))
+      return Args;
+    CommandLineArguments Flags = compileFlags(Args);
+    std::string Header = findTorchHeader(Flags, WorkingDirectory);
+    if (Header.empty())
+      return Args;
+    std::string Pch = get(Flags, Header, WorkingDirectory);
+    if (Pch.empty())
+      return Args;
+    CommandLineArguments Out = Args;
+    Out.insert(Out.end(), {"-include-pch", Pch});
+    return Out;
+  };
+}
+
+} // namespace todevice

@@ -1,0 +1,60 @@
+// A cache of precompiled <torch/torch.h> headers, one per set of compile flags.
+//
+// Parsing <torch/torch.h> is ~90% of the tool's time on a LibTorch file. A
+// precompiled header is only valid for the flags it was built with (macros,
+// language options), so files from a compile database each get the PCH of
+// their own flags: built once, on first use, then reused by every file and
+// every later run with the same flags.
+#pragma once
+
+#include "clang/Tooling/ArgumentsAdjusters.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace todevice {
+
+class PchCache {
+public:
+  /// `Directory` holds the PCH files (created on demand).
+  explicit PchCache(std::string Directory) : Directory(std::move(Directory)) {}
+
+  /// The default cache directory: $TO_DEVICE_MIGRATE_CACHE, else
+  /// $XDG_CACHE_HOME/to-device-migrate, else ~/.cache/to-device-migrate.
+  static std::string defaultDirectory();
+
+  /// An adjuster that adds `-include-pch` to the command of a file including
+  /// <torch/torch.h>, building the PCH of that command's flags first if it is
+  /// not cached. `WorkingDirectory` resolves the command's relative paths.
+  clang::tooling::ArgumentsAdjuster adjuster(std::string WorkingDirectory);
+
+  /// The cache file for `Flags` (compiler flags without input and output),
+  /// whether it exists or not. The key also covers the Clang and LibTorch
+  /// versions and the header's size and time, so an upgrade never reuses a
+  /// stale PCH.
+  std::string pathFor(const clang::tooling::CommandLineArguments &Flags,
+                      llvm::StringRef TorchHeader, llvm::StringRef WorkingDirectory) const;
+
+private:
+  /// Builds `Output` from `TorchHeader` with `Flags`; false (and no file) if
+  /// that fails, in which case files are parsed without a PCH.
+  bool build(const clang::tooling::CommandLineArguments &Flags, llvm::StringRef TorchHeader,
+             llvm::StringRef WorkingDirectory, llvm::StringRef Output);
+  /// The PCH for these flags, built if needed; empty if it cannot be built.
+  std::string get(const clang::tooling::CommandLineArguments &Flags, llvm::StringRef TorchHeader,
+                  llvm::StringRef WorkingDirectory);
+
+  std::string Directory;
+  std::mutex Lock; ///< guards Building and Failed
+  llvm::StringMap<std::shared_ptr<std::mutex>> Building; ///< one builder per key
+  llvm::StringMap<bool> Failed;
+};
+
+/// Whether `File` includes <torch/torch.h> (the header the PCH replaces).
+bool includesTorchHeader(llvm::StringRef File);
+
+} // namespace todevice

@@ -1,0 +1,47 @@
+#include "WarningComments.h"
+
+namespace todevice {
+namespace {
+
+/// Offset of the first character of 1-based line `Line` of `Code`.
+size_t lineStart(llvm::StringRef Code, unsigned Line) {
+  size_t Offset = 0;
+  for (unsigned L = 1; L < Line && Offset != llvm::StringRef::npos; ++L) {
+    Offset = Code.find('\n', Offset);
+    if (Offset != llvm::StringRef::npos)
+      ++Offset;
+  }
+  return Offset == llvm::StringRef::npos ? Code.size() : Offset;
+}
+
+} // namespace
+
+void addWarningComments(FileResult &Result) {
+  llvm::StringRef Code = Result.Original;
+  for (const Finding &F : Result.Findings) {
+    if (F.Severity != Finding::Level::Warning || F.File != Result.Path || F.Line == 0)
+      continue;
+    const size_t Start = lineStart(Code, F.Line);
+    llvm::StringRef Line = Code.substr(Start).take_until([](char C) { return C == '\n'; });
+    const std::string Newline = Line.endswith("\r") ? "\r\n" : "\n";
+    llvm::StringRef Indent = Line.take_while([](char C) { return C == ' ' || C == '\t'; });
+    const std::string Comment =
+        "// to-device-migrate: warning: " + F.Message + " [" + F.Rule + "]";
+    // The lines just above: a comment already there (from an earlier run) is kept as is.
+    llvm::StringRef Above = Code.take_front(Start);
+    bool Present = false;
+    for (int Back = 0; Back < 8 && !Above.empty(); ++Back) {
+      Above = Above.drop_back(); // its newline
+      size_t Begin = Above.rfind('\n');
+      llvm::StringRef Previous = Above.substr(Begin == llvm::StringRef::npos ? 0 : Begin + 1).trim();
+      if (!Previous.startswith("// to-device-migrate:"))
+        break;
+      Present |= Previous == Comment;
+      Above = Above.take_front(Begin == llvm::StringRef::npos ? 0 : Begin + 1);
+    }
+    if (!Present)
+      Result.Edits.add(Start, 0, Indent.str() + Comment + Newline, F.Rule);
+  }
+}
+
+} // namespace todevice
