@@ -319,8 +319,8 @@ int main(int Argc, const char **Argv) {
   Run.Migration.DeviceExpr = DeviceExpr;
   Run.Migration.RegistryMode = MigrationMode == Mode::Registry;
   Run.Rules = *Rules;
-  Run.Flags = todevice::defaultFlags({ResourceDir, NoPch ? std::string() : PchFile.getValue(),
-                                      FlagsAreOurs});
+  Run.Flags = todevice::defaultFlags({ResourceDir, todevice::runtimeIncludeDir(Argv[0]),
+                                      NoPch ? std::string() : PchFile.getValue(), FlagsAreOurs});
   Run.Cache = Cache ? &*Cache : nullptr;
   Run.Jobs = Jobs;
   const bool ShowProgress = Files.size() > 1 && llvm::sys::Process::StandardErrIsDisplayed();

@@ -10,7 +10,8 @@
 namespace todevice {
 
 struct DefaultFlags {
-  std::string ResourceDir; ///< Clang's builtin headers
+  std::string ResourceDir;    ///< Clang's builtin headers
+  std::string RuntimeInclude; ///< where <todevice/todevice.h> is (runtimeIncludeDir())
   /// The PCH the build made with exactly these flags; used only when the
   /// command line is the tool's own (no -p, nothing after --) and it exists.
   std::string PrebuiltPch;
@@ -18,5 +19,10 @@ struct DefaultFlags {
 };
 
 clang::tooling::ArgumentsAdjuster defaultFlags(DefaultFlags Options);
+
+/// The runtime's include directory: `<prefix>/include` next to an installed
+/// tool (`<prefix>/bin`), else the source tree's, recorded at build time;
+/// empty when it is a directory the compiler searches anyway (/usr/include).
+std::string runtimeIncludeDir(const char *Argv0);
 
 } // namespace todevice

@@ -1,0 +1,62 @@
+# Installs this build into a scratch prefix, then configures and builds the
+# user project examples/cmake_project against it with find_package:
+#  1. to_device_migrate(TARGET regression): the migrated build must print what
+#     the original prints;
+#  2. to_device_migrate(TARGET regression CHECK): the build must fail, naming
+#     the sites still on the CPU.
+# cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -P installed_package.cmake
+foreach(var BUILD_DIR SOURCE_DIR WORK_DIR)
+  if(NOT ${var})
+    message(FATAL_ERROR "${var} is not set")
+  endif()
+endforeach()
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(run_output "${out}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE ${WORK_DIR})
+# The tool builds its precompiled headers into the build tree, not ~/.cache.
+set(ENV{TO_DEVICE_MIGRATE_CACHE} ${BUILD_DIR}/test/pch-cache)
+set(prefix ${WORK_DIR}/prefix)
+run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+foreach(installed bin/to-device-migrate include/todevice/todevice.h
+        lib/cmake/ToDeviceMigrate/ToDeviceMigrateConfig.cmake lib/cmake/todevice/todeviceConfig.cmake
+        share/doc/to-device-migrate/usage.md)
+  if(NOT EXISTS ${prefix}/${installed})
+    message(FATAL_ERROR "cmake --install did not install ${installed}")
+  endif()
+endforeach()
+
+# 1. Migrated at build time, compared with the original.
+set(project ${SOURCE_DIR}/examples/cmake_project)
+run(${CMAKE_COMMAND} -S ${project} -B ${WORK_DIR}/migrate -G Ninja -DCMAKE_BUILD_TYPE=Release
+    -DCMAKE_PREFIX_PATH=${prefix})
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/migrate -j 2)
+file(READ ${WORK_DIR}/migrate/to_device/regression/regression.cpp migrated)
+if(NOT migrated MATCHES "model->to\\(device\\)")
+  message(FATAL_ERROR "the source compiled for regression was not migrated:\n${migrated}")
+endif()
+run(${WORK_DIR}/migrate/regression_original)
+set(expected "${run_output}")
+run(${WORK_DIR}/migrate/regression)
+if(NOT run_output STREQUAL expected OR expected STREQUAL "")
+  message(FATAL_ERROR "migrated output differs:\n--- original\n${expected}\n--- migrated\n${run_output}")
+endif()
+
+# 2. CHECK mode: the build fails and says why.
+run(${CMAKE_COMMAND} -S ${project} -B ${WORK_DIR}/check -G Ninja -DCMAKE_PREFIX_PATH=${prefix}
+    -DCHECK_ONLY=ON)
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/check --target regression
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0)
+  message(FATAL_ERROR "CHECK mode built a target whose model is still on the CPU:\n${out}")
+endif()
+if(NOT "${out}${err}" MATCHES "regression.cpp:[0-9]+:[0-9]+: warning: not on the device yet: [^\n]*\\[model-placement\\]")
+  message(FATAL_ERROR "CHECK mode failed without naming the site:\n${out}\n${err}")
+endif()
+message(STATUS "installed package: migrated build matches the original; CHECK mode fails as it should")
