@@ -57,6 +57,12 @@ static cl::opt<Mode> MigrationMode(
                clEnumValN(Mode::Registry, "registry",
                           "register them with a todevice::Registry, moved with one call")),
     cl::cat(Category));
+static cl::opt<bool>
+    DataParallel("data-parallel",
+                 cl::desc("Run forward calls in training loops with "
+                          "torch::nn::parallel::data_parallel when there are several CUDA "
+                          "devices (cloneable modules; others get a note)"),
+                 cl::cat(Category));
 static cl::opt<std::string>
     RuleGlobs("rules",
               cl::desc("Comma-separated globs of rules to run, clang-tidy style: '-name' "
@@ -318,6 +324,7 @@ int main(int Argc, const char **Argv) {
   todevice::RunOptions Run;
   Run.Migration.DeviceExpr = DeviceExpr;
   Run.Migration.RegistryMode = MigrationMode == Mode::Registry;
+  Run.Migration.DataParallel = DataParallel;
   Run.Rules = *Rules;
   Run.Flags = todevice::defaultFlags({ResourceDir, todevice::runtimeIncludeDir(Argv[0]),
                                       NoPch ? std::string() : PchFile.getValue(), FlagsAreOurs});

@@ -20,7 +20,7 @@ void MigrationContext::startTranslationUnit(ASTContext &Context, std::vector<Inc
     Result.Path = Entry->getName().str();
   Result.Original = SM.getBufferData(Main).str();
   Registrations.clear();
-  RuntimeIncludeNeeded = false;
+  RequiredIncludes.clear();
   Scope.reset();
   InsertedDeviceName.clear();
   FirstInsertedDeviceUse = ~0u;

@@ -21,6 +21,9 @@ struct MigrationOptions {
   /// Expression the inserted device declaration is initialised with; empty
   /// means `torch::cuda::is_available() ? torch::kCUDA : torch::kCPU`.
   std::string DeviceExpr;
+  /// Run forward calls in training loops with data_parallel when several CUDA
+  /// devices are present (--data-parallel).
+  bool DataParallel = false;
 };
 
 /// Something the tool tells the user about a site (printed as a compiler-style
@@ -110,9 +113,14 @@ public:
   /// Same, for a call that is the whole initialiser of a variable.
   bool registerInstead(const clang::Expr &Initializer);
   const std::vector<Registration> &registrations() const { return Registrations; }
-  /// Asks for `#include <todevice/todevice.h>` (inserted once, by device-declaration).
-  void requireRuntimeInclude() { RuntimeIncludeNeeded = true; }
-  bool runtimeIncludeNeeded() const { return RuntimeIncludeNeeded; }
+  /// Asks for `#include <Header>` (inserted once, by device-declaration).
+  void requireInclude(llvm::StringRef Header) {
+    if (!llvm::is_contained(RequiredIncludes, Header))
+      RequiredIncludes.push_back(Header.str());
+  }
+  /// Asks for `#include <todevice/todevice.h>`.
+  void requireRuntimeInclude() { requireInclude("todevice/todevice.h"); }
+  const std::vector<std::string> &requiredIncludes() const { return RequiredIncludes; }
 
   // --- The device ---
   /// The device variable to use at `Site`: a `torch::Device` declared in scope
@@ -146,7 +154,7 @@ private:
   FileResult Result;
   std::string TorchNamespace = "torch";
   std::vector<Registration> Registrations;
-  bool RuntimeIncludeNeeded = false;
+  std::vector<std::string> RequiredIncludes;
   std::optional<FileScope> Scope;
   std::string InsertedDeviceName;  ///< chosen on first need
   unsigned FirstInsertedDeviceUse = ~0u;

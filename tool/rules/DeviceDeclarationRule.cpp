@@ -33,7 +33,7 @@ void DeviceDeclarationRule::finishFile() {
   // The expression first: it may ask for the runtime's include, which goes in
   // before the declaration.
   std::string Expression = Ctx.insertedDeviceUse() ? Ctx.deviceExpression() : "";
-  insertRuntimeInclude();
+  insertRequiredIncludes();
   if (!Expression.empty())
     insertDeviceDeclaration(Expression);
 }
@@ -60,14 +60,13 @@ void DeviceDeclarationRule::insertDeviceDeclaration(const std::string &Expressio
   Ctx.insert(Offset, Text, name());
 }
 
-void DeviceDeclarationRule::insertRuntimeInclude() {
-  if (!Ctx.runtimeIncludeNeeded())
-    return;
+void DeviceDeclarationRule::insertRequiredIncludes() {
   const SourceManager &SM = Ctx.sources();
   llvm::StringRef Code = SM.getBufferData(SM.getMainFileID());
   clang::tooling::HeaderIncludes Includes(Ctx.filePath(), Code, clang::tooling::IncludeStyle());
-  if (auto Insertion = Includes.insert("todevice/todevice.h", /*IsAngled=*/true))
-    Ctx.addReplacement(*Insertion, name());
+  for (const std::string &Header : Ctx.requiredIncludes())
+    if (auto Insertion = Includes.insert(Header, /*IsAngled=*/true))
+      Ctx.addReplacement(*Insertion, name());
 }
 
 } // namespace todevice

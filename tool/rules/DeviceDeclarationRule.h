@@ -17,7 +17,7 @@ public:
 
 private:
   void insertDeviceDeclaration(const std::string &Expression);
-  void insertRuntimeInclude();
+  void insertRequiredIncludes();
 };
 
 } // namespace todevice

@@ -1,6 +1,7 @@
 // The one list of rewrite rules. Names are stable: they appear in --list-rules,
 // in --rules globs, and in the [rule-name] suffix of every finding.
 #include "CheckpointLoadRule.h"
+#include "DataParallelRule.h"
 #include "DataLoaderBatchRule.h"
 #include "DeviceDeclarationRule.h"
 #include "DiscardedMoveRule.h"
@@ -34,6 +35,8 @@ llvm::ArrayRef<RuleInfo> allRules() {
        createRule<HostAccessRule>},
       {"checkpoint-load", "move tensors filled by torch::load; report optimizer state loaded on the CPU",
        createRule<CheckpointLoadRule>},
+      {"data-parallel", "with --data-parallel: run forward calls in loops on every GPU (data_parallel)",
+       createRule<DataParallelRule>},
       {"registry", "with --mode=registry: register placed variables with a todevice::Registry",
        createRule<RegistryRule>},
       // Last: it declares the device the rules above used, once, if none was in scope.

@@ -1,0 +1,92 @@
+#include "DataParallelRule.h"
+#include "../lib/Matchers.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace todevice {
+
+void DataParallelRule::registerMatchers(MatchFinder &Finder) {
+  if (!Ctx.options().DataParallel)
+    return;
+  const auto Model = ignoringImpCasts(declRefExpr(to(varDecl(holdsModule()).bind("model"))));
+  const auto InLoop = hasAncestor(stmt(anyOf(forStmt(), cxxForRangeStmt(), whileStmt(), doStmt())));
+  const auto TensorArgument = ignoringImpCasts(expr(hasType(hasCanonicalType(hasDeclaration(
+      cxxRecordDecl(hasName("::at::Tensor")))))).bind("input"));
+  const auto ReturnsTensor = hasType(hasCanonicalType(hasDeclaration(cxxRecordDecl(hasName("::at::Tensor")))));
+  // model->forward(x), for a shared_ptr or a module holder.
+  Finder.addMatcher(
+      cxxMemberCallExpr(isExpansionInMainFile(), InLoop, ReturnsTensor,
+                        callee(cxxMethodDecl(hasName("forward"))), argumentCountIs(1),
+                        hasArgument(0, TensorArgument),
+                        on(cxxOperatorCallExpr(hasOverloadedOperatorName("->"), hasArgument(0, Model))))
+          .bind("call"),
+      this);
+  // model(x), a module holder's call operator.
+  Finder.addMatcher(cxxOperatorCallExpr(isExpansionInMainFile(), InLoop,
+                                        ReturnsTensor, hasOverloadedOperatorName("()"),
+                                        argumentCountIs(2), hasArgument(0, Model),
+                                        hasArgument(1, TensorArgument))
+                        .bind("call"),
+                    this);
+}
+
+void DataParallelRule::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<Expr>("call");
+  const auto *Model = Result.Nodes.getNodeAs<VarDecl>("model");
+  const auto *Input = Result.Nodes.getNodeAs<Expr>("input");
+  if (!Ctx.isRewritable(Call->getSourceRange()) || Ctx.isKeptOnCpu(Call->getBeginLoc()))
+    return;
+  const ModuleType Type = classifyModuleType(Model->getType());
+  if (Type.Handle != ModuleHandle::SharedPtr && Type.Handle != ModuleHandle::Holder)
+    return;
+  if (!isOrDerivesFrom(Type.Class, "torch::nn::Cloneable")) {
+    const std::string Class = Type.Class ? Type.Class->getNameAsString() : "the module";
+    Ctx.report(Call->getBeginLoc(), Finding::Level::Note,
+               "'" + Model->getNameAsString() + "' is not run with data_parallel: it replicates a module "
+                   "with clone(), which '" + Class + "' does not implement; derive it from torch::nn::Cloneable<" +
+                   Class + "> and define reset() to use several GPUs",
+               name());
+    return;
+  }
+  if (Helper.empty())
+    Helper = Ctx.freshName("data_parallel_forward", "data_parallel_forward_");
+  Ctx.replace(Call->getSourceRange(),
+              Helper + "(" + Model->getNameAsString() + ", " + Ctx.text(Input->getSourceRange()).str() + ")",
+              name());
+  // The helper goes before the top-level declaration holding the first call.
+  const SourceManager &SM = Ctx.sources();
+  const unsigned CallOffset = Ctx.offsetOf(Call->getBeginLoc());
+  for (const Decl *D : Ctx.ast().getTraversalScope()) {
+    SourceLocation Begin = SM.getExpansionLoc(D->getBeginLoc());
+    if (SM.isWrittenInMainFile(Begin) && SM.getFileOffset(Begin) <= CallOffset &&
+        CallOffset <= SM.getFileOffset(SM.getExpansionLoc(D->getEndLoc())))
+      HelperOffset = std::min(HelperOffset, SM.getFileOffset(Begin) - SM.getSpellingColumnNumber(Begin) + 1);
+  }
+}
+
+void DataParallelRule::finishFile() {
+  if (!Helper.empty() && HelperOffset != ~0u)
+    insertHelper();
+}
+
+void DataParallelRule::insertHelper() {
+  llvm::StringRef Code = Ctx.sources().getBufferData(Ctx.sources().getMainFileID());
+  const std::string NL = Code.contains("\r\n") ? "\r\n" : "\n";
+  // Guarded: the header and data_parallel's symbols exist only in CUDA builds of LibTorch.
+  const std::string CudaBuild = "#if __has_include(<c10/cuda/impl/cuda_cmake_macros.h>) // LibTorch built with CUDA";
+  Ctx.insert(HelperOffset,
+             CudaBuild + NL + "#include <torch/nn/parallel/data_parallel.h>" + NL + "#endif" + NL + NL +
+                 "// Runs module(input) on every CUDA device when there are several (added by" + NL +
+                 "// to-device-migrate)." + NL + "template <typename Module>" + NL + "torch::Tensor " +
+                 Helper + "(Module &module, const torch::Tensor &input) {" + NL + CudaBuild + NL +
+                 "  if (torch::cuda::device_count() > 1)" + NL +
+                 "    return torch::nn::parallel::data_parallel(module, input);" + NL + "#endif" + NL +
+                 "  return module->forward(input);" + NL + "}" + NL + NL,
+             name());
+}
+
+} // namespace todevice
