@@ -1,4 +1,5 @@
 #include "DiscardedMoveRule.h"
+#include "../lib/Matchers.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -14,6 +15,10 @@ void DiscardedMoveRule::registerMatchers(MatchFinder &Finder) {
                cxxMemberCallExpr(isExpansionInMainFile(),
                                  callee(cxxMethodDecl(hasAnyName("to", "cuda", "cpu"),
                                                       ofClass(hasName("::at::Tensor")))),
+                                 // Only device moves: assigning back a discarded
+                                 // `x.to(torch::kDouble);` would change what runs.
+                                 anyOf(callee(cxxMethodDecl(hasAnyName("cuda", "cpu"))),
+                                       hasArgument(0, expr(isDeviceExpr()))),
                                  on(expr(anyOf(declRefExpr(), memberExpr())).bind("tensor")),
                                  hasParent(compoundStmt()))
                    .bind("call")),
