@@ -28,7 +28,7 @@ const VarDecl *deviceDeclaredBefore(const CompoundStmt &Block, SourceLocation Si
       break;
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
-        if (const auto *VD = dyn_cast<VarDecl>(D); VD && isDeviceType(VD->getType()))
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD && isDeviceType(VD->getType()) && !isPinnedToCpu(*VD))
           Found = VD;
   }
   return Found;
@@ -50,7 +50,7 @@ public:
   }
   bool VisitVarDecl(VarDecl *VD) {
     if (VD->hasGlobalStorage() && !VD->isStaticDataMember() &&
-        VD->getDeclContext()->isFileContext() && isDeviceType(VD->getType()))
+        VD->getDeclContext()->isFileContext() && isDeviceType(VD->getType()) && !isPinnedToCpu(*VD))
       GlobalDevices.push_back(VD);
     return true;
   }

@@ -110,6 +110,36 @@ bool isInsideModuleMember(const Decl *D) {
   return false;
 }
 
+namespace {
+/// Whether `S` names the CPU (kCPU, "cpu") and nothing that could pick another
+/// device: no call, no conditional, no other variable.
+bool namesOnlyCpu(const Stmt *S, bool &SawCpu) {
+  if (!S)
+    return true;
+  if (isa<CallExpr>(S) || isa<AbstractConditionalOperator>(S))
+    return false;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+    if (hasQualifiedName(Ref->getDecl(), "c10::kCPU") ||
+        hasQualifiedName(Ref->getDecl(), "c10::DeviceType::CPU"))
+      return SawCpu = true;
+    return false;
+  }
+  if (const auto *Text = dyn_cast<StringLiteral>(S)) {
+    SawCpu |= Text->getString() == "cpu";
+    return Text->getString() == "cpu";
+  }
+  for (const Stmt *Child : S->children())
+    if (!namesOnlyCpu(Child, SawCpu))
+      return false;
+  return true;
+}
+} // namespace
+
+bool isPinnedToCpu(const VarDecl &Device) {
+  bool SawCpu = false;
+  return Device.hasInit() && namesOnlyCpu(Device.getInit(), SawCpu) && SawCpu;
+}
+
 bool isDeviceType(QualType Type) { return hasQualifiedName(recordOf(Type), "c10::Device"); }
 
 bool isDeviceTypeEnum(QualType Type) {

@@ -42,6 +42,10 @@ bool isInsideModuleMember(const clang::Decl *D);
 
 /// True for `c10::Device` (torch::Device, at::Device), ignoring cv and references.
 bool isDeviceType(clang::QualType Type);
+/// True for a device variable the user pinned to the CPU: its initialiser names
+/// only `kCPU` or "cpu" (`torch::Device cpu(torch::kCPU);`). The tool never
+/// reuses such a variable as "the device".
+bool isPinnedToCpu(const clang::VarDecl &Device);
 /// True for `c10::DeviceType` (torch::kCUDA, torch::kCPU, ...).
 bool isDeviceTypeEnum(clang::QualType Type);
 /// True for `c10::TensorOptions`, ignoring cv and references.

@@ -1,11 +1,12 @@
-// A global device declared before the use is reused.
+// A global device declared before the use is reused (one pinned to the CPU is
+// not: see pinned-cpu-not-reused.cpp).
 // RUN: %migrate %s > %t.cpp
 // RUN: %strip %t.cpp | FileCheck %s
 // RUN: %syntax-check %t.cpp
 // RUN: %migrate %t.cpp | diff %t.cpp -
 #include <torch/torch.h>
 
-static const torch::Device kDevice = torch::kCPU;
+static const torch::Device kDevice = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
 
 int main() {
   auto x = torch::zeros({2});

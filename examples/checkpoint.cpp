@@ -1,0 +1,39 @@
+// Save a trained model and a tensor, load them into fresh objects and keep
+// training: the loaded model and tensor are moved after torch::load
+// (checkpoint-load, model-placement). The optimizer is built before the model
+// is moved, which still works: Module::to keeps each parameter's identity.
+#include <torch/torch.h>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+int main() {
+  torch::manual_seed(4);
+  const std::string model_path = "checkpoint_example_model.pt";
+  const std::string tensor_path = "checkpoint_example_scale.pt";
+  {
+    torch::nn::Linear trained(2, 1);
+    auto scale = torch::full({1}, 0.5);
+    torch::save(trained, model_path);
+    torch::save(scale, tensor_path);
+  }
+  torch::nn::Linear model(2, 1);
+  torch::optim::SGD optimizer(model->parameters(), 0.05);
+  torch::load(model, model_path);
+  torch::Tensor scale;
+  torch::load(scale, tensor_path);
+
+  auto x = torch::randn({16, 2});
+  auto y = x.select(1, 0).unsqueeze(1) * scale;
+  for (int step = 0; step < 10; ++step) {
+    optimizer.zero_grad();
+    auto loss = torch::mse_loss(model(x), y);
+    loss.backward();
+    optimizer.step();
+    std::cout << "step " << step << " loss " << loss.item<float>() << "\n";
+  }
+  std::remove(model_path.c_str());
+  std::remove(tensor_path.c_str());
+  return 0;
+}
