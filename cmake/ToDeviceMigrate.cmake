@@ -1,5 +1,6 @@
 # to_device_migrate(TARGET <target> [MODE per-site|registry] [CHECK]
-#                   [DEVICE_EXPR <expr>] [RULES <globs>] [TOOL <path>])
+#                   [DEVICE_EXPR <expr>] [RULES <globs>] [TOOL <path>]
+#                   [ARGS <more tool options>...])
 #
 # Without CHECK: compiles the migrated sources of <target> instead of the
 # originals. Each C++ source is rewritten by to-device-migrate into the build
@@ -41,7 +42,7 @@ function(_to_device_cxx_sources target out_sources out_dirs)
 endfunction()
 
 function(to_device_migrate)
-  cmake_parse_arguments(ARG "CHECK" "TARGET;MODE;DEVICE_EXPR;RULES;TOOL" "" ${ARGN})
+  cmake_parse_arguments(ARG "CHECK" "TARGET;MODE;DEVICE_EXPR;RULES;TOOL" "ARGS" ${ARGN})
   if(NOT ARG_TARGET)
     message(FATAL_ERROR "to_device_migrate: TARGET is required")
   endif()
@@ -67,6 +68,7 @@ function(to_device_migrate)
   if(ARG_RULES)
     list(APPEND extra_args "--rules=${ARG_RULES}")
   endif()
+  list(APPEND extra_args ${ARG_ARGS})
   _to_device_cxx_sources(${ARG_TARGET} cxx_sources source_dirs)
 
   if(ARG_CHECK)

@@ -4,14 +4,16 @@
 // is moved, which still works: Module::to keeps each parameter's identity.
 #include <torch/torch.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
 #include <string>
 
 int main() {
   torch::manual_seed(4);
-  const std::string model_path = "checkpoint_example_model.pt";
-  const std::string tensor_path = "checkpoint_example_scale.pt";
+  const std::string stem = "checkpoint_example_" + std::to_string(getpid());
+  const std::string model_path = stem + "_model.pt", tensor_path = stem + "_scale.pt";
   {
     torch::nn::Linear trained(2, 1);
     auto scale = torch::full({1}, 0.5);
