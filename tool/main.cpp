@@ -15,6 +15,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/WithColor.h"
@@ -167,6 +168,32 @@ static llvm::Expected<std::unique_ptr<CompilationDatabase>> compileDatabaseOfAll
   return inferTargetAndDriverMode(std::move(Database));
 }
 
+/// Why `File` cannot be migrated, or "" when it can be.
+static std::string inputProblem(const std::string &File) {
+  namespace fs = llvm::sys::fs;
+  if (fs::is_directory(File))
+    return "'" + File + "' is a directory, not a source file";
+  if (!fs::exists(File))
+    return "no such file or directory: '" + File + "'";
+  auto Buffer = llvm::MemoryBuffer::getFile(File);
+  if (!Buffer)
+    return "cannot read '" + File + "': " + Buffer.getError().message();
+  llvm::StringRef Text = (*Buffer)->getBuffer();
+  if (Text.empty())
+    return "'" + File + "' is empty: there is nothing to migrate";
+  if (size_t Nul = Text.take_front(1 << 16).find('\0'); Nul != llvm::StringRef::npos)
+    return "'" + File + "' is not a source file: it holds binary data (a NUL byte at offset " +
+           std::to_string(Nul) + ")";
+  if (InPlace) {
+    // Checked on the mode bits, not access(): root may write anything, but a
+    // file someone made read-only is not meant to be rewritten.
+    llvm::ErrorOr<fs::perms> Perms = fs::getPermissions(File);
+    if (Perms && (*Perms & fs::all_write) == 0)
+      return "'" + File + "' is read-only: not rewritten in place (make it writable, or use -o)";
+  }
+  return std::string();
+}
+
 /// A usage error in the options, or "" when they fit together.
 static std::string conflictingOptions(size_t FileCount) {
   if (InPlace && !OutputFile.empty())
@@ -280,8 +307,11 @@ int main(int Argc, const char **Argv) {
                                             "Places LibTorch tensors, models and losses on a "
                                             "device chosen once.\n");
   if (!Parser) {
-    llvm::errs() << llvm::toString(Parser.takeError());
-    return 1;
+    // One line, as for every other error ("Unknown command line argument...").
+    std::string Why = llvm::toString(Parser.takeError());
+    llvm::StringRef First = llvm::StringRef(Why).split('\n').first.trim();
+    First.consume_front("to-device-migrate: ");
+    return error(First + " (see --help)");
   }
   auto Rules = todevice::selectRules(RuleGlobs);
   if (!Rules)
@@ -311,12 +341,21 @@ int main(int Argc, const char **Argv) {
     return error("no input files (try --help)");
   if (std::string Conflict = conflictingOptions(Files.size()); !Conflict.empty())
     return error(Conflict);
+  // Inputs that cannot be migrated: named files stop the run before anything
+  // is parsed; files of a compile database (--all) are skipped, and counted.
+  size_t Skipped = 0;
+  std::vector<std::string> Valid;
   for (const std::string &File : Files) {
-    if (llvm::sys::fs::is_directory(File))
-      return error("'" + File + "' is a directory, not a source file");
-    if (!AllFiles && !llvm::sys::fs::exists(File))
-      return error("no such file or directory: '" + File + "'");
+    if (std::string Problem = inputProblem(File); !Problem.empty()) {
+      error(Problem);
+      if (!AllFiles)
+        return 1;
+      ++Skipped;
+      continue;
+    }
+    Valid.push_back(File);
   }
+  Files.swap(Valid);
 
   std::optional<todevice::PchCache> Cache;
   if (!NoPch)
@@ -338,9 +377,9 @@ int main(int Argc, const char **Argv) {
           llvm::errs() << progressLine(Outcome, Done, Files.size()) << "\n";
       });
 
-  int Status = 0;
+  int Status = Skipped ? 1 : 0;
   std::vector<clang::tooling::TranslationUnitReplacements> Fixes;
-  size_t Migrated = 0, Unchanged = 0, Failed = 0, Rewrites = 0;
+  size_t Migrated = 0, Unchanged = 0, Failed = Skipped, Rewrites = 0;
   for (const todevice::FileOutcome &Outcome : Outcomes) {
     if (!Outcome.Result) {
       ++Failed;
@@ -355,8 +394,8 @@ int main(int Argc, const char **Argv) {
     Status |= writeFixes(Fixes);
   if (!ReportFile.empty())
     Status |= writeReport(Outcomes);
-  if (Files.size() > 1)
+  if (Files.size() + Skipped > 1)
     llvm::errs() << llvm::formatv("{0} files: {1} migrated ({2} rewrites), {3} unchanged, {4} failed\n",
-                                  Files.size(), Migrated, Rewrites, Unchanged, Failed);
+                                  Files.size() + Skipped, Migrated, Rewrites, Unchanged, Failed);
   return Status;
 }

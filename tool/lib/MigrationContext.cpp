@@ -55,18 +55,32 @@ unsigned MigrationContext::offsetAfterToken(SourceLocation Loc) const {
   return SM.getFileOffset(End);
 }
 
+/// Rules write "\n"; a file with CRLF line endings gets CRLF in every inserted
+/// line too, so the output never mixes the two.
+std::string MigrationContext::withFileNewlines(StringRef Text) const {
+  if (!StringRef(Result.Original).contains("\r\n"))
+    return Text.str();
+  std::string Out;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    if (Text[I] == '\n' && (I == 0 || Text[I - 1] != '\r'))
+      Out += '\r';
+    Out += Text[I];
+  }
+  return Out;
+}
+
 void MigrationContext::insert(unsigned Offset, StringRef Text, StringRef Rule) {
-  Result.Edits.add(Offset, 0, Text, Rule);
+  Result.Edits.add(Offset, 0, withFileNewlines(Text), Rule);
 }
 
 void MigrationContext::replace(SourceRange TokenRange, StringRef Text, StringRef Rule) {
   unsigned Begin = offsetOf(TokenRange.getBegin());
   unsigned End = offsetAfterToken(TokenRange.getEnd());
-  Result.Edits.add(Begin, End - Begin, Text, Rule);
+  Result.Edits.add(Begin, End - Begin, withFileNewlines(Text), Rule);
 }
 
 void MigrationContext::addReplacement(const tooling::Replacement &R, StringRef Rule) {
-  Result.Edits.add(R.getOffset(), R.getLength(), R.getReplacementText(), Rule);
+  Result.Edits.add(R.getOffset(), R.getLength(), withFileNewlines(R.getReplacementText()), Rule);
 }
 
 StringRef MigrationContext::text(SourceRange TokenRange) const {

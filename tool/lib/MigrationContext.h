@@ -81,6 +81,8 @@ public:
   unsigned offsetAfterToken(clang::SourceLocation Loc) const;
   void insert(unsigned Offset, llvm::StringRef Text, llvm::StringRef Rule);
   void replace(clang::SourceRange TokenRange, llvm::StringRef Text, llvm::StringRef Rule);
+  /// `Text` with the main file's line endings (CRLF or LF).
+  std::string withFileNewlines(llvm::StringRef Text) const;
   /// Adds edits in the form a Clang Transformer rule produces them.
   void addReplacement(const clang::tooling::Replacement &R, llvm::StringRef Rule);
   /// The source text of a token range, as written.

@@ -101,16 +101,22 @@ void TensorFactoryRule::registerMatchers(MatchFinder &Finder) {
     Qualified.push_back(("::torch::" + Name).str());
     Qualified.push_back(("::at::" + Name).str());
   }
+  const auto Factory =
+      callee(functionDecl(hasAnyName(std::vector<StringRef>(Qualified.begin(), Qualified.end()))));
+  Finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, callExpr(Factory).bind("call")), this);
+  // In a template a call with dependent arguments is resolved only in each
+  // instantiation; their locations are the template's, so every instantiation
+  // asks for the same edit and the edit set keeps it once.
   Finder.addMatcher(
-      traverse(TK_IgnoreUnlessSpelledInSource,
-               callExpr(callee(functionDecl(
-                            hasAnyName(std::vector<StringRef>(Qualified.begin(), Qualified.end())))))
-                   .bind("call")),
+      traverse(TK_AsIs, callExpr(Factory, isInTemplateInstantiation()).bind("instantiated-call")),
       this);
 }
 
 void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  const bool Instantiated = Call == nullptr;
+  if (Instantiated)
+    Call = Result.Nodes.getNodeAs<CallExpr>("instantiated-call");
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee || !Ctx.sources().isInMainFile(Ctx.sources().getExpansionLoc(Call->getBeginLoc())))
     return;
@@ -136,7 +142,7 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
     // Only the position right after the last written argument can be filled.
     if (static_cast<unsigned>(OptionsIndex) != Explicit || Explicit == 0)
       return;
-    if (Ctx.registerInstead(*Call))
+    if (!Instantiated && Ctx.registerInstead(*Call))
       return;
     unsigned Offset = Ctx.offsetAfterToken(Call->getArg(Explicit - 1)->getEndLoc());
     Ctx.insert(Offset, ", " + NS + "::device(" + Ctx.deviceAt(*Call) + ")", name());
@@ -162,7 +168,7 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
     case DeviceNamed::No:
       break;
     }
-    if (Ctx.registerInstead(*Call))
+    if (!Instantiated && Ctx.registerInstead(*Call))
       return;
     std::string Device = Ctx.deviceAt(*Call);
     if (isPostfixExpression(Written)) {
@@ -175,7 +181,7 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
     return;
   }
   // A dtype, layout or memory format converted to TensorOptions implicitly.
-  if (Ctx.registerInstead(*Call))
+  if (!Instantiated && Ctx.registerInstead(*Call))
     return;
   Ctx.replace(Written->getSourceRange(),
               NS + "::TensorOptions(" + Ctx.text(Written->getSourceRange()).str() + ").device(" +

@@ -7,7 +7,7 @@
 #include <torch/torch.h>
 
 int main() {
-  torch::Device dev(torch::kCPU);
+  torch::Device dev(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
   torch::nn::Linear moved(2, 2);
   moved->to(dev);
   // CHECK: torch::nn::Linear moved(2, 2);
