@@ -1,7 +1,8 @@
-// Save a trained model and a tensor, load them into fresh objects and keep
-// training: the loaded model and tensor are moved after torch::load
-// (checkpoint-load, model-placement). The optimizer is built before the model
-// is moved, which still works: Module::to keeps each parameter's identity.
+// Save a trained model, its Adam optimizer and a tensor, load them into fresh
+// objects and keep training: the loaded model, optimizer state and tensor are
+// moved after torch::load (checkpoint-load, model-placement). The optimizer is
+// built before the model is moved, which still works: Module::to keeps each
+// parameter's identity, and the optimizer's state is keyed by it.
 #include <torch/torch.h>
 
 #include <unistd.h>
@@ -13,16 +14,23 @@
 int main() {
   torch::manual_seed(4);
   const std::string stem = "checkpoint_example_" + std::to_string(getpid());
-  const std::string model_path = stem + "_model.pt", tensor_path = stem + "_scale.pt";
+  const std::string model_path = stem + "_model.pt", tensor_path = stem + "_scale.pt",
+                    optimizer_path = stem + "_adam.pt";
   {
     torch::nn::Linear trained(2, 1);
+    torch::optim::Adam trained_optimizer(trained->parameters(), 0.05);
+    auto loss = trained(torch::ones({4, 2})).pow(2).mean();
+    loss.backward();
+    trained_optimizer.step(); // Adam now has state to save
     auto scale = torch::full({1}, 0.5);
     torch::save(trained, model_path);
+    torch::save(trained_optimizer, optimizer_path);
     torch::save(scale, tensor_path);
   }
   torch::nn::Linear model(2, 1);
-  torch::optim::SGD optimizer(model->parameters(), 0.05);
+  torch::optim::Adam optimizer(model->parameters(), 0.05);
   torch::load(model, model_path);
+  torch::load(optimizer, optimizer_path);
   torch::Tensor scale;
   torch::load(scale, tensor_path);
 
@@ -37,5 +45,6 @@ int main() {
   }
   std::remove(model_path.c_str());
   std::remove(tensor_path.c_str());
+  std::remove(optimizer_path.c_str());
   return 0;
 }

@@ -23,6 +23,44 @@ bool reassignsMoved(const Stmt *S, const VarDecl &Var) {
          Call->getMethodDecl()->getName() == "to";
 }
 
+/// Is `S` the loop the rule inserts after an optimizer load (`for (... : opt.state())`)?
+bool movesOptimizerState(const Stmt *S, const VarDecl &Optimizer) {
+  const auto *Loop = dyn_cast_or_null<CXXForRangeStmt>(S);
+  if (!Loop)
+    return false;
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(Loop->getRangeInit()->IgnoreImplicit());
+  const auto *On = Call ? dyn_cast<DeclRefExpr>(Call->getImplicitObjectArgument()->IgnoreImplicit()) : nullptr;
+  return On && On->getDecl() == &Optimizer && Call->getMethodDecl()->getName() == "state";
+}
+
+/// The per-parameter state class of a LibTorch optimizer and its tensors.
+struct OptimizerState {
+  const char *Optimizer, *State;
+  std::vector<const char *> Tensors;
+};
+
+const OptimizerState *stateOf(const CXXRecordDecl *Record) {
+  static const OptimizerState Known[] = {
+      {"torch::optim::SGD", "SGDParamState", {"momentum_buffer"}},
+      {"torch::optim::Adam", "AdamParamState", {"exp_avg", "exp_avg_sq", "max_exp_avg_sq"}},
+      {"torch::optim::AdamW", "AdamWParamState", {"exp_avg", "exp_avg_sq", "max_exp_avg_sq"}},
+      {"torch::optim::Adagrad", "AdagradParamState", {"sum"}},
+      {"torch::optim::RMSprop", "RMSpropParamState", {"square_avg", "momentum_buffer", "grad_avg"}},
+  };
+  for (const OptimizerState &S : Known)
+    if (Record && Record->getQualifiedNameAsString() == S.Optimizer)
+      return &S;
+  return nullptr;
+}
+
+/// The statement after `Load` in `Block`, if any.
+const Stmt *statementAfter(const CompoundStmt &Block, const CallExpr &Load) {
+  for (auto It = Block.body_begin(); It != Block.body_end(); ++It)
+    if (isa<Expr>(*It) && cast<Expr>(*It)->IgnoreImplicit() == &Load && It + 1 != Block.body_end())
+      return *(It + 1);
+  return nullptr;
+}
+
 } // namespace
 
 void CheckpointLoadRule::registerMatchers(MatchFinder &Finder) {
@@ -42,26 +80,49 @@ void CheckpointLoadRule::check(const MatchFinder::MatchResult &Result) {
   if (!Ctx.isRewritable(Load->getSourceRange()) || Ctx.isKeptOnCpu(Load->getBeginLoc()))
     return;
   const CXXRecordDecl *Record = Var->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  const Stmt *Next = statementAfter(*Block, *Load);
   if (Record && isOrDerivesFrom(Record, "torch::optim::Optimizer")) {
-    Ctx.report(Load->getBeginLoc(), Finding::Level::Warning,
-               "optimizer state loaded from a checkpoint stays on the CPU (optimizers have no "
-               "to()); register the optimizer with a todevice::Registry and call to(device)",
-               name());
+    moveOptimizerState(*Load, *Var, Record, Next);
     return;
   }
   if (!isTensorType(Var->getType()) || Var->getType().isConstQualified())
     return;
   // Idempotent: the statement after the load already moves it.
-  const Stmt *Next = nullptr;
-  for (auto It = Block->body_begin(); It != Block->body_end(); ++It)
-    if (isa<Expr>(*It) && cast<Expr>(*It)->IgnoreImplicit() == Load && It + 1 != Block->body_end())
-      Next = *(It + 1);
   if (reassignsMoved(Next, *Var))
     return;
   std::string Name = Var->getName().str();
   Ctx.insert(Ctx.offsetAfterStatement(*Load),
              "\n" + Ctx.indentationOf(Load->getBeginLoc()) + Name + " = " + Name + ".to(" +
                  Ctx.deviceAt(*Load) + ");",
+             name());
+}
+
+void CheckpointLoadRule::moveOptimizerState(const CallExpr &Load, const VarDecl &Optimizer,
+                                            const CXXRecordDecl *Record, const Stmt *Next) {
+  const OptimizerState *State = stateOf(Record);
+  if (!State) {
+    Ctx.report(Load.getBeginLoc(), Finding::Level::Warning,
+               "optimizer state loaded from a checkpoint stays on the CPU (optimizers have no "
+               "to(), and this optimizer's state is not one the tool knows); register the "
+               "optimizer with a todevice::Registry and call to(device)",
+               name());
+    return;
+  }
+  if (movesOptimizerState(Next, Optimizer))
+    return;
+  // The state is keyed by each parameter's TensorImpl, which Module::to keeps:
+  // moving the tensors in place is all it takes.
+  const std::string Indent = Ctx.indentationOf(Load.getBeginLoc());
+  std::string Fields;
+  for (const char *Tensor : State->Tensors)
+    Fields += std::string(Fields.empty() ? "" : ", ") + "&state." + Tensor + "()";
+  Ctx.insert(Ctx.offsetAfterStatement(Load),
+             "\n" + Indent + "for (auto &entry : " + Optimizer.getName().str() +
+                 ".state()) { // loaded on the CPU: moved (added by to-device-migrate)\n" + Indent +
+                 "  auto &state = static_cast<torch::optim::" + State->State + " &>(*entry.second);\n" +
+                 Indent + "  for (torch::Tensor *t : {" + Fields + "})\n" + Indent +
+                 "    if (t->defined())\n" + Indent + "      *t = t->to(" + Ctx.deviceAt(Load) + ");\n" +
+                 Indent + "}",
              name());
 }
 
