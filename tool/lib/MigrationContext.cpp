@@ -45,6 +45,22 @@ bool MigrationContext::isRewritable(SourceRange Range) const {
   return SM.isWrittenInMainFile(Range.getBegin()) && SM.isWrittenInMainFile(Range.getEnd());
 }
 
+bool MigrationContext::rewritableOrReported(SourceRange Range, StringRef Rule) {
+  if (isRewritable(Range))
+    return true;
+  const SourceManager &SM = sources();
+  // A site produced by a macro used in the main file: changing the macro's body
+  // would change every use, so the site is reported for a hand edit instead.
+  if (Range.isValid() && Range.getBegin().isMacroID() &&
+      SM.isWrittenInMainFile(SM.getExpansionLoc(Range.getBegin())) &&
+      !isKeptOnCpu(SM.getExpansionLoc(Range.getBegin())))
+    report(SM.getExpansionLoc(Range.getBegin()), Finding::Level::Warning,
+           "this site comes from a macro expansion and is not rewritten (changing the macro "
+           "would change every use); place it on the device by hand",
+           Rule);
+  return false;
+}
+
 unsigned MigrationContext::offsetOf(SourceLocation Loc) const {
   return sources().getFileOffset(sources().getSpellingLoc(Loc));
 }

@@ -75,6 +75,9 @@ public:
   // --- Edits: positions must be in the main file and outside macros. ---
   /// True if both ends of `Range` are spelled in the main file, not by a macro.
   bool isRewritable(clang::SourceRange Range) const;
+  /// isRewritable(), and when the site comes from a macro used in the main file,
+  /// also a warning that it is left for a hand edit (macro bodies are never changed).
+  bool rewritableOrReported(clang::SourceRange Range, llvm::StringRef Rule);
   /// Offset of `Loc` in the main file.
   unsigned offsetOf(clang::SourceLocation Loc) const;
   /// Offset just past the token that starts at `Loc`.

@@ -125,7 +125,7 @@ void placeGlobal(MigrationContext &Ctx, const VarDecl &Var, const ModuleType &Ty
 void placeModuleVariable(MigrationContext &Ctx, const VarDecl &Var, const ModuleType &Type,
                          llvm::StringRef Rule) {
   if (isa<ParmVarDecl>(Var) || Var.isStaticDataMember() || isInsideModuleMember(&Var) ||
-      createsNoNewModule(Var, Type) || !Ctx.isRewritable(Var.getSourceRange()) ||
+      createsNoNewModule(Var, Type) || !Ctx.rewritableOrReported(Var.getSourceRange(), Rule) ||
       Ctx.isKeptOnCpu(Var.getBeginLoc()))
     return;
 

@@ -38,7 +38,7 @@ void DataParallelRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<Expr>("call");
   const auto *Model = Result.Nodes.getNodeAs<VarDecl>("model");
   const auto *Input = Result.Nodes.getNodeAs<Expr>("input");
-  if (!Ctx.isRewritable(Call->getSourceRange()) || Ctx.isKeptOnCpu(Call->getBeginLoc()))
+  if (!Ctx.rewritableOrReported(Call->getSourceRange(), name()) || Ctx.isKeptOnCpu(Call->getBeginLoc()))
     return;
   const ModuleType Type = classifyModuleType(Model->getType());
   if (Type.Handle != ModuleHandle::SharedPtr && Type.Handle != ModuleHandle::Holder)

@@ -28,7 +28,7 @@ void DiscardedMoveRule::registerMatchers(MatchFinder &Finder) {
 void DiscardedMoveRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CXXMemberCallExpr>("call");
   const auto *Tensor = Result.Nodes.getNodeAs<Expr>("tensor");
-  if (!Ctx.isRewritable(Call->getSourceRange()) || Ctx.isKeptOnCpu(Call->getBeginLoc()) ||
+  if (!Ctx.rewritableOrReported(Call->getSourceRange(), name()) || Ctx.isKeptOnCpu(Call->getBeginLoc()) ||
       Tensor->getType().isConstQualified() || !Tensor->isLValue())
     return;
   std::string Target = Ctx.text(Tensor->getSourceRange()).str();

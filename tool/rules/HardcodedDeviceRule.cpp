@@ -44,7 +44,7 @@ void HardcodedDeviceRule::registerMatchers(MatchFinder &Finder) {
 void HardcodedDeviceRule::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Call = Result.Nodes.getNodeAs<CXXMemberCallExpr>("cuda")) {
     const auto *Member = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts());
-    if (!Member || !Ctx.isRewritable(Call->getSourceRange()) || Ctx.isKeptOnCpu(Call->getBeginLoc()))
+    if (!Member || !Ctx.rewritableOrReported(Call->getSourceRange(), name()) || Ctx.isKeptOnCpu(Call->getBeginLoc()))
       return;
     Ctx.replace(SourceRange(Member->getMemberLoc(), Call->getRParenLoc()),
                 "to(" + Ctx.deviceAt(*Call) + ")", name());

@@ -113,7 +113,7 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Access = Result.Nodes.getNodeAs<CXXMemberCallExpr>("access");
   const auto *Tensor = Result.Nodes.getNodeAs<VarDecl>("tensor");
   if (!isTensorType(Tensor->getType()) || isHostCopy(*Tensor) ||
-      !Ctx.isRewritable(Access->getSourceRange()) || Ctx.isKeptOnCpu(Access->getBeginLoc()))
+      !Ctx.rewritableOrReported(Access->getSourceRange(), name()) || Ctx.isKeptOnCpu(Access->getBeginLoc()))
     return;
   const Stmt *Statement = enclosingStatement(Ctx.ast(), *Access);
   if (!Statement)
