@@ -2,13 +2,7 @@
 # root and migrates a file with the unpacked tool (which must find the unpacked
 # runtime headers, not the source tree's).
 # cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -P deb_package.cmake
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
-  endif()
-  set(run_output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/run_checked.cmake)
 
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})

@@ -71,6 +71,17 @@ unsigned MigrationContext::offsetAfterToken(SourceLocation Loc) const {
   return SM.getFileOffset(End);
 }
 
+std::optional<unsigned> MigrationContext::topLevelDeclarationLineStart(unsigned Offset) const {
+  const SourceManager &SM = sources();
+  for (const Decl *D : Ast->getTraversalScope()) {
+    SourceLocation Begin = SM.getExpansionLoc(D->getBeginLoc());
+    if (SM.isWrittenInMainFile(Begin) && SM.getFileOffset(Begin) <= Offset &&
+        Offset <= SM.getFileOffset(SM.getExpansionLoc(D->getEndLoc())))
+      return SM.getFileOffset(Begin) - SM.getSpellingColumnNumber(Begin) + 1;
+  }
+  return std::nullopt;
+}
+
 /// Rules write "\n"; a file with CRLF line endings gets CRLF in every inserted
 /// line too, so the output never mixes the two.
 std::string MigrationContext::withFileNewlines(StringRef Text) const {

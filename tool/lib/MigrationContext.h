@@ -84,6 +84,10 @@ public:
   unsigned offsetAfterToken(clang::SourceLocation Loc) const;
   void insert(unsigned Offset, llvm::StringRef Text, llvm::StringRef Rule);
   void replace(clang::SourceRange TokenRange, llvm::StringRef Text, llvm::StringRef Rule);
+  /// The start of the line where the main file's top-level declaration holding
+  /// `Offset` begins (where a new declaration can go before it); none if no
+  /// top-level declaration holds it.
+  std::optional<unsigned> topLevelDeclarationLineStart(unsigned Offset) const;
   /// `Text` with the main file's line endings (CRLF or LF).
   std::string withFileNewlines(llvm::StringRef Text) const;
   /// Adds edits in the form a Clang Transformer rule produces them.

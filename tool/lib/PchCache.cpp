@@ -58,10 +58,8 @@ CommandLineArguments compileFlags(const CommandLineArguments &Args) {
 }
 
 std::string absolute(llvm::StringRef Path, llvm::StringRef WorkingDirectory) {
-  if (path::is_absolute(Path))
-    return Path.str();
-  llvm::SmallString<256> Out(WorkingDirectory);
-  path::append(Out, Path);
+  llvm::SmallString<256> Out(Path);
+  fs::make_absolute(WorkingDirectory, Out);
   return Out.str().str();
 }
 

@@ -58,14 +58,8 @@ void DataParallelRule::check(const MatchFinder::MatchResult &Result) {
               Helper + "(" + Model->getNameAsString() + ", " + Ctx.text(Input->getSourceRange()).str() + ")",
               name());
   // The helper goes before the top-level declaration holding the first call.
-  const SourceManager &SM = Ctx.sources();
-  const unsigned CallOffset = Ctx.offsetOf(Call->getBeginLoc());
-  for (const Decl *D : Ctx.ast().getTraversalScope()) {
-    SourceLocation Begin = SM.getExpansionLoc(D->getBeginLoc());
-    if (SM.isWrittenInMainFile(Begin) && SM.getFileOffset(Begin) <= CallOffset &&
-        CallOffset <= SM.getFileOffset(SM.getExpansionLoc(D->getEndLoc())))
-      HelperOffset = std::min(HelperOffset, SM.getFileOffset(Begin) - SM.getSpellingColumnNumber(Begin) + 1);
-  }
+  if (std::optional<unsigned> Start = Ctx.topLevelDeclarationLineStart(Ctx.offsetOf(Call->getBeginLoc())))
+    HelperOffset = std::min(HelperOffset, *Start);
 }
 
 void DataParallelRule::finishFile() {
@@ -74,8 +68,7 @@ void DataParallelRule::finishFile() {
 }
 
 void DataParallelRule::insertHelper() {
-  llvm::StringRef Code = Ctx.sources().getBufferData(Ctx.sources().getMainFileID());
-  const std::string NL = Code.contains("\r\n") ? "\r\n" : "\n";
+  const std::string NL = "\n"; // insert() turns it into CRLF in a CRLF file
   // Guarded: the header and data_parallel's symbols exist only in CUDA builds of LibTorch.
   const std::string CudaBuild = "#if __has_include(<c10/cuda/impl/cuda_cmake_macros.h>) // LibTorch built with CUDA";
   Ctx.insert(HelperOffset,

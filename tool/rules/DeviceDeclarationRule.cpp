@@ -17,14 +17,7 @@ unsigned declarationOffset(const MigrationContext &Ctx, unsigned FirstUse) {
       Offset = Include.LineEnd;
   if (Offset != ~0u)
     return Offset;
-  const SourceManager &SM = Ctx.sources();
-  for (const Decl *D : Ctx.ast().getTraversalScope()) {
-    SourceLocation Begin = SM.getExpansionLoc(D->getBeginLoc());
-    if (SM.isWrittenInMainFile(Begin) && SM.getFileOffset(Begin) <= FirstUse &&
-        FirstUse <= SM.getFileOffset(SM.getExpansionLoc(D->getEndLoc())))
-      return SM.getFileOffset(Begin) - SM.getSpellingColumnNumber(Begin) + 1;
-  }
-  return 0;
+  return Ctx.topLevelDeclarationLineStart(FirstUse).value_or(0);
 }
 
 } // namespace
@@ -43,7 +36,7 @@ void DeviceDeclarationRule::insertDeviceDeclaration(const std::string &Expressio
   unsigned Offset = declarationOffset(Ctx, FirstUse);
   llvm::StringRef Code = Ctx.sources().getBufferData(Ctx.sources().getMainFileID());
   bool AtLineStart = Offset == 0 || Code[Offset - 1] == '\n';
-  std::string Newline = Code.contains("\r\n") ? "\r\n" : "\n";
+  const std::string Newline = "\n"; // insert() turns it into CRLF in a CRLF file
 
   bool AfterInclude = false;
   for (const IncludeLine &Include : Ctx.includes())
