@@ -138,6 +138,14 @@ bool coalesces(const TransferOptions& options, torch::Device device) {
          (options.coalesce == Coalesce::Auto && device.is_cuda() && torch::cuda::is_available());
 }
 
+// What `t.to(device)` does for a tensor not on `device`, one dispatcher call shorter:
+// Tensor::to is a composite that checks for aliasing and then calls _to_copy (same
+// dtype, layout and memory format). Only for leaves under NoGradGuard: a tensor in an
+// autograd graph goes through to() so the graph records the move.
+torch::Tensor device_copy(const torch::Tensor& t, torch::Device device, bool non_blocking) {
+  return at::_to_copy(t, torch::TensorOptions(device), non_blocking);
+}
+
 // `t` on `device` in the same autograd role: a leaf copy (made under NoGradGuard) gets
 // t's requires_grad back; a non-leaf stays in its graph, as with t.to(device).
 torch::Tensor copy_of(const torch::Tensor& t, torch::Device device, bool non_blocking, MoveResult& result) {
@@ -147,8 +155,7 @@ torch::Tensor copy_of(const torch::Tensor& t, torch::Device device, bool non_blo
     torch::AutoGradMode track(true);
     return t.to(torch::TensorOptions(device), non_blocking);
   }
-  // The same overload as the hand-written `t.to(device)` (options without a dtype keep it).
-  torch::Tensor copy = t.to(torch::TensorOptions(device), non_blocking);
+  torch::Tensor copy = device_copy(t, device, non_blocking);
   if (t.requires_grad())
     copy.requires_grad_(true);
   return copy;
@@ -164,7 +171,7 @@ std::vector<torch::Tensor> transfer(const std::vector<torch::Tensor>& sources, t
   const bool coalesce = coalesces(options, device);
   auto direct = [&](std::size_t i) {
     const auto& src = sources[i];
-    out[i] = src.to(device, src.scalar_type(), non_blocking);
+    out[i] = device_copy(src, device, non_blocking);
     result.bytes += src.numel() * src.element_size();
     ++result.transfers;
   };
