@@ -2,7 +2,8 @@
 # user project examples/cmake_project against it with find_package:
 #  1. to_device_migrate(TARGET regression): the migrated build must print what
 #     the original prints;
-#  2. to_device_migrate(TARGET regression CHECK): the build must fail, naming
+#  2. the same with MODE registry, linking the installed todevice runtime;
+#  3. to_device_migrate(TARGET regression CHECK): the build must fail, naming
 #     the sites still on the CPU.
 # cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -P installed_package.cmake
 foreach(var BUILD_DIR SOURCE_DIR WORK_DIR)
@@ -42,7 +43,26 @@ if(NOT run_output STREQUAL expected OR expected STREQUAL "")
   message(FATAL_ERROR "migrated output differs:\n--- original\n${expected}\n--- migrated\n${run_output}")
 endif()
 
-# 2. CHECK mode: the build fails and says why.
+# 2. --mode=registry: the migrated code uses todevice::Registry, which the
+#    project gets from the installed todevice package (find_dependency in
+#    ToDeviceMigrateConfig.cmake), not from this build tree.
+run(${CMAKE_COMMAND} -S ${project} -B ${WORK_DIR}/registry -G Ninja -DCMAKE_BUILD_TYPE=Release
+    -DCMAKE_PREFIX_PATH=${prefix} -DMODE=registry)
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/registry -j 2 --target regression)
+file(READ ${WORK_DIR}/registry/to_device/regression/regression.cpp migrated)
+if(NOT migrated MATCHES "todevice::Registry")
+  message(FATAL_ERROR "--mode=registry did not emit a registry:\n${migrated}")
+endif()
+file(STRINGS ${WORK_DIR}/registry/CMakeCache.txt todevice_dir REGEX "^todevice_DIR:")
+if(NOT todevice_dir MATCHES "^todevice_DIR:PATH=${prefix}/")
+  message(FATAL_ERROR "todevice was not found in the installed prefix: ${todevice_dir}")
+endif()
+run(${WORK_DIR}/registry/regression)
+if(NOT run_output STREQUAL expected)
+  message(FATAL_ERROR "registry output differs:\n--- original\n${expected}\n--- registry\n${run_output}")
+endif()
+
+# 3. CHECK mode: the build fails and says why.
 run(${CMAKE_COMMAND} -S ${project} -B ${WORK_DIR}/check -G Ninja -DCMAKE_PREFIX_PATH=${prefix}
     -DCHECK_ONLY=ON)
 execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/check --target regression
@@ -53,4 +73,4 @@ endif()
 if(NOT "${out}${err}" MATCHES "regression.cpp:[0-9]+:[0-9]+: warning: not on the device yet: [^\n]*\\[model-placement\\]")
   message(FATAL_ERROR "CHECK mode failed without naming the site:\n${out}\n${err}")
 endif()
-message(STATUS "installed package: migrated build matches the original; CHECK mode fails as it should")
+message(STATUS "installed package: per-site and registry builds match the original; CHECK mode fails as it should")
