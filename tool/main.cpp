@@ -87,6 +87,11 @@ static cl::opt<std::string>
                          "compile flags (default: $TO_DEVICE_MIGRATE_CACHE, else "
                          "~/.cache/to-device-migrate)"),
                 cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<std::string>
+    HeaderFilter("header-filter",
+                 cl::desc("Also migrate the headers the files include whose absolute path "
+                          "matches <regex> (clang-tidy style; never system or LibTorch headers)"),
+                 cl::value_desc("regex"), cl::cat(Category));
 static cl::opt<bool> AllFiles("all", cl::desc("Migrate every file of the compile database (-p)"),
                               cl::cat(Category));
 static cl::opt<unsigned> Jobs("j",
@@ -206,6 +211,8 @@ static std::string conflictingOptions(size_t FileCount) {
     return "--diff and --check cannot be used together";
   if (!OutputFile.empty() && FileCount > 1)
     return "-o takes one input file, " + std::to_string(FileCount) + " were given";
+  if (!OutputFile.empty() && !HeaderFilter.empty())
+    return "-o writes one file: use -i, --out-root or --diff with --header-filter";
   return std::string();
 }
 
@@ -287,7 +294,8 @@ static int writeReport(llvm::ArrayRef<todevice::FileOutcome> Outcomes) {
 }
 
 /// `[3/12] src/train.cpp: 7 rewrites`
-static std::string progressLine(const todevice::FileOutcome &Outcome, size_t Done, size_t Total) {
+static std::string progressLine(const todevice::FileOutcome &Outcome, size_t Done,
+                                size_t Total) {
   std::string Line = llvm::formatv("[{0}/{1}] {2}: ", Done, Total, relativePath(Outcome.Input));
   if (!Outcome.Result)
     return Line + "failed to parse";
@@ -369,12 +377,18 @@ int main(int Argc, const char **Argv) {
                                       NoPch ? std::string() : PchFile.getValue(), FlagsAreOurs});
   Run.Cache = Cache ? &*Cache : nullptr;
   Run.Jobs = Jobs;
-  const bool ShowProgress = Files.size() > 1 && llvm::sys::Process::StandardErrIsDisplayed();
+  llvm::Regex Headers(HeaderFilter);
+  if (std::string Why; !HeaderFilter.empty() && !Headers.isValid(Why))
+    return error("--header-filter: '" + HeaderFilter + "' is not a valid regex: " + Why);
+  Run.HeaderFilter = HeaderFilter.empty() ? nullptr : &Headers;
+  const bool ShowProgress = (Files.size() > 1 || Run.HeaderFilter) &&
+                            llvm::sys::Process::StandardErrIsDisplayed();
   std::vector<todevice::FileOutcome> Outcomes = todevice::migrateFiles(
-      AllFilesDatabase ? *AllFilesDatabase : Parser->getCompilations(), Files, Run, [&](const todevice::FileOutcome &Outcome, size_t Done) {
+      AllFilesDatabase ? *AllFilesDatabase : Parser->getCompilations(), Files, Run,
+      [&](const todevice::FileOutcome &Outcome, size_t Done, size_t Total) {
         llvm::errs() << Outcome.Diagnostics;
         if (ShowProgress)
-          llvm::errs() << progressLine(Outcome, Done, Files.size()) << "\n";
+          llvm::errs() << progressLine(Outcome, Done, Total) << "\n";
       });
 
   int Status = Skipped ? 1 : 0;
@@ -383,7 +397,10 @@ int main(int Argc, const char **Argv) {
   for (const todevice::FileOutcome &Outcome : Outcomes) {
     if (!Outcome.Result) {
       ++Failed;
-      Status = error(Outcome.Input + " does not compile (see the errors above); it was not changed");
+      Status = error(Outcome.Input + " does not compile (see the errors above); it was not changed" +
+                     (Outcome.IncludedBy.empty() ? ""
+                                                 : " (a header is parsed on its own, with the flags of " +
+                                                       Outcome.IncludedBy + ": it must include what it uses)"));
       continue;
     }
     Rewrites += Outcome.Result->Edits.size();
@@ -394,8 +411,8 @@ int main(int Argc, const char **Argv) {
     Status |= writeFixes(Fixes);
   if (!ReportFile.empty())
     Status |= writeReport(Outcomes);
-  if (Files.size() + Skipped > 1)
+  if (Outcomes.size() + Skipped > 1)
     llvm::errs() << llvm::formatv("{0} files: {1} migrated ({2} rewrites), {3} unchanged, {4} failed\n",
-                                  Files.size() + Skipped, Migrated, Rewrites, Unchanged, Failed);
+                                  Outcomes.size() + Skipped, Migrated, Rewrites, Unchanged, Failed);
   return Status;
 }

@@ -1,4 +1,5 @@
 #include "FileRunner.h"
+#include "HeaderFiles.h"
 #include "Migrator.h"
 
 #include "clang/Frontend/TextDiagnosticPrinter.h"
@@ -26,7 +27,7 @@ std::string workingDirectory(const clang::tooling::CompilationDatabase &Database
 }
 
 FileOutcome migrateOne(const clang::tooling::CompilationDatabase &Database,
-                       const std::string &File, const RunOptions &Options) {
+                       const std::string &File, const RunOptions &Options, bool IsHeader) {
   FileOutcome Outcome;
   Outcome.Input = File;
   // A physical file system of its own per tool: its working directory is not
@@ -45,7 +46,10 @@ FileOutcome migrateOne(const clang::tooling::CompilationDatabase &Database,
   clang::TextDiagnosticPrinter Printer(Diagnostics, DiagOptions.get());
   Tool.setDiagnosticConsumer(&Printer);
 
-  Migrator Migrator(Options.Migration, Options.Rules);
+  MigrationOptions Migration = Options.Migration;
+  if (IsHeader)
+    Migration.HeaderPrefix = headerPrefix(File);
+  Migrator Migrator(std::move(Migration), Options.Rules);
   Tool.run(Migrator.newActionFactory().get());
   Diagnostics.flush();
   if (Migrator.results().empty())
@@ -64,20 +68,18 @@ FileOutcome migrateOne(const clang::tooling::CompilationDatabase &Database,
   return Outcome;
 }
 
-} // namespace
-
-std::vector<FileOutcome>
-migrateFiles(const clang::tooling::CompilationDatabase &Database,
-             const std::vector<std::string> &Files, const RunOptions &Options,
-             llvm::function_ref<void(const FileOutcome &, size_t)> Finished) {
-  std::vector<FileOutcome> Outcomes(Files.size());
+/// Migrates `Files` several at a time into `Outcomes[First...]`.
+void migrateAll(const clang::tooling::CompilationDatabase &Database,
+                const std::vector<std::string> &Files, const RunOptions &Options,
+                std::vector<FileOutcome> &Outcomes, size_t First,
+                llvm::function_ref<void(const FileOutcome &, size_t, size_t)> Finished) {
   std::mutex Lock; // serialises Finished and the count
-  size_t Done = 0;
+  size_t Done = First;
   auto Run = [&](size_t I) {
-    FileOutcome Outcome = migrateOne(Database, Files[I], Options);
+    FileOutcome Outcome = migrateOne(Database, Files[I], Options, /*IsHeader=*/First > 0);
     std::lock_guard<std::mutex> Guard(Lock);
-    Outcomes[I] = std::move(Outcome);
-    Finished(Outcomes[I], ++Done);
+    Outcomes[First + I] = std::move(Outcome);
+    Finished(Outcomes[First + I], ++Done, Outcomes.size());
   };
   const unsigned Jobs = std::min<size_t>(
       Options.Jobs ? Options.Jobs : llvm::hardware_concurrency().compute_thread_count(),
@@ -85,12 +87,37 @@ migrateFiles(const clang::tooling::CompilationDatabase &Database,
   if (Jobs <= 1) {
     for (size_t I = 0; I < Files.size(); ++I)
       Run(I);
-    return Outcomes;
+    return;
   }
   llvm::ThreadPool Pool(llvm::hardware_concurrency(Jobs));
   for (size_t I = 0; I < Files.size(); ++I)
     Pool.async([&Run, I] { Run(I); });
   Pool.wait();
+}
+
+} // namespace
+
+std::vector<FileOutcome>
+migrateFiles(const clang::tooling::CompilationDatabase &Database,
+             const std::vector<std::string> &Files, const RunOptions &Options,
+             llvm::function_ref<void(const FileOutcome &, size_t, size_t)> Finished) {
+  std::vector<FileOutcome> Outcomes(Files.size());
+  migrateAll(Database, Files, Options, Outcomes, 0, Finished);
+  if (!Options.HeaderFilter)
+    return Outcomes;
+  // Headers second: which ones, and with what flags, depends on the inputs.
+  const auto Headers = headersToMigrate(Outcomes, *Options.HeaderFilter);
+  if (Headers.empty())
+    return Outcomes;
+  HeaderCompilationDatabase HeaderCommands(Database, Headers);
+  std::vector<std::string> HeaderFiles;
+  for (const auto &Header : Headers)
+    HeaderFiles.push_back(Header.first);
+  const size_t First = Outcomes.size();
+  Outcomes.resize(First + Headers.size());
+  migrateAll(HeaderCommands, HeaderFiles, Options, Outcomes, First, Finished);
+  for (size_t I = 0; I < Headers.size(); ++I)
+    Outcomes[First + I].IncludedBy = Headers[I].second;
   return Outcomes;
 }
 

@@ -267,7 +267,7 @@ std::string MigrationContext::deviceAt(const DynTypedNode &Site, SourceLocation 
 
 std::string MigrationContext::deviceForInsertedDeclaration(SourceLocation Site) {
   if (InsertedDeviceName.empty())
-    InsertedDeviceName = freshName("device", "target_device");
+    InsertedDeviceName = freshTopLevelName("device", "target_device");
   unsigned Offset = offsetOf(sources().getExpansionLoc(Site));
   FirstInsertedDeviceUse = std::min(FirstInsertedDeviceUse, Offset);
   return InsertedDeviceName;
@@ -284,6 +284,13 @@ std::string MigrationContext::deviceExpression() {
 
 std::string MigrationContext::freshName(StringRef Preferred, StringRef Fallback) {
   return scope().freshName(Preferred, Fallback);
+}
+
+std::string MigrationContext::freshTopLevelName(StringRef Preferred, StringRef Fallback) {
+  const std::string &Prefix = Options.HeaderPrefix;
+  if (Prefix.empty())
+    return freshName(Preferred, Fallback);
+  return freshName(Prefix + "_" + Preferred.str(), Prefix + "_" + Fallback.str());
 }
 
 std::optional<std::pair<std::string, unsigned>> MigrationContext::insertedDeviceUse() const {

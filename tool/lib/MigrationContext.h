@@ -24,6 +24,11 @@ struct MigrationOptions {
   /// Run forward calls in training loops with data_parallel when several CUDA
   /// devices are present (--data-parallel).
   bool DataParallel = false;
+  /// Set when the file is a header migrated for the files that include it
+  /// (--header-filter): names the tool declares at namespace scope start with
+  /// it (`model_device` in model.h), so they cannot collide with the names
+  /// the including file gets (`device`) in the same translation unit.
+  std::string HeaderPrefix;
 };
 
 /// Something the tool tells the user about a site (printed as a compiler-style
@@ -57,6 +62,9 @@ struct FileResult {
   std::string Original;
   EditSet Edits;
   std::vector<Finding> Findings;
+  /// Every file the translation unit #included that is not a system header
+  /// (at any depth, as clang resolved it): the candidates for --header-filter.
+  std::vector<std::string> UserIncludes;
 };
 
 class MigrationContext {
@@ -140,6 +148,9 @@ public:
   /// A name for a new variable that collides with nothing in the file nor
   /// with any name the tool introduced before (see FileScope::freshName()).
   std::string freshName(llvm::StringRef Preferred, llvm::StringRef Fallback);
+  /// freshName() for a declaration at namespace scope: prefixed in a header
+  /// (see MigrationOptions::HeaderPrefix).
+  std::string freshTopLevelName(llvm::StringRef Preferred, llvm::StringRef Fallback);
 
   /// The expression that chooses the device: --device-expr, or CUDA when
   /// available else the CPU. One that uses the runtime asks for its include.

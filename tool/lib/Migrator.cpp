@@ -15,14 +15,22 @@ namespace todevice {
 namespace {
 
 /// Records where the main file's #include lines end (the device declaration
-/// goes after them).
+/// goes after them), and every user (non-system) file included at any depth.
 class IncludeRecorder : public PPCallbacks {
 public:
-  IncludeRecorder(const SourceManager &SM, std::vector<IncludeLine> &Lines) : SM(SM), Lines(Lines) {}
+  IncludeRecorder(const SourceManager &SM, std::vector<IncludeLine> &Lines,
+                  std::vector<std::string> &UserFiles)
+      : SM(SM), Lines(Lines), UserFiles(UserFiles) {}
 
   void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef, bool,
-                          CharSourceRange FilenameRange, const FileEntry *, StringRef,
-                          StringRef, const Module *, SrcMgr::CharacteristicKind) override {
+                          CharSourceRange FilenameRange, const FileEntry *File, StringRef,
+                          StringRef, const Module *, SrcMgr::CharacteristicKind Kind) override {
+    if (File && Kind == SrcMgr::C_User) {
+      StringRef Real = File->tryGetRealPathName();
+      std::string Path = (Real.empty() ? File->getName() : Real).str();
+      if (!llvm::is_contained(UserFiles, Path))
+        UserFiles.push_back(std::move(Path));
+    }
     if (!SM.isWrittenInMainFile(HashLoc))
       return;
     StringRef Code = SM.getBufferData(SM.getMainFileID());
@@ -35,13 +43,14 @@ public:
 private:
   const SourceManager &SM;
   std::vector<IncludeLine> &Lines;
+  std::vector<std::string> &UserFiles;
 };
 
 class MigrateConsumer : public ASTConsumer {
 public:
   MigrateConsumer(Migrator &Owner, CompilerInstance &CI) : Owner(Owner), CI(CI) {
     CI.getPreprocessor().addPPCallbacks(
-        std::make_unique<IncludeRecorder>(CI.getSourceManager(), Includes));
+        std::make_unique<IncludeRecorder>(CI.getSourceManager(), Includes, UserIncludes));
   }
 
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
@@ -59,7 +68,7 @@ public:
       Owner.fail(Main ? Main->getName().str() : "<input>");
       return;
     }
-    Owner.migrate(Ast, std::move(MainFileDecls), std::move(Includes));
+    Owner.migrate(Ast, std::move(MainFileDecls), std::move(Includes), std::move(UserIncludes));
   }
 
 private:
@@ -67,6 +76,7 @@ private:
   CompilerInstance &CI;
   std::vector<Decl *> MainFileDecls;
   std::vector<IncludeLine> Includes;
+  std::vector<std::string> UserIncludes;
 };
 
 class MigrateAction : public ASTFrontendAction {
@@ -98,7 +108,7 @@ std::unique_ptr<tooling::FrontendActionFactory> Migrator::newActionFactory() {
 }
 
 void Migrator::migrate(ASTContext &Ast, std::vector<Decl *> MainFileDecls,
-                       std::vector<IncludeLine> Includes) {
+                       std::vector<IncludeLine> Includes, std::vector<std::string> UserIncludes) {
   // Only the main file's declarations are traversed: matching inside
   // <torch/torch.h> would cost more than parsing it, and is never rewritten.
   Ast.setTraversalScope(MainFileDecls);
@@ -120,6 +130,7 @@ void Migrator::migrate(ASTContext &Ast, std::vector<Decl *> MainFileDecls,
 
   std::lock_guard<std::mutex> Guard(Lock);
   Results.push_back(Ctx.finishTranslationUnit());
+  Results.back().UserIncludes = std::move(UserIncludes);
 }
 
 void Migrator::fail(std::string Path) {

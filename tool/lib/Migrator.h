@@ -29,7 +29,7 @@ public:
 
   // Called by the AST consumer.
   void migrate(clang::ASTContext &Ast, std::vector<clang::Decl *> MainFileDecls,
-               std::vector<IncludeLine> Includes);
+               std::vector<IncludeLine> Includes, std::vector<std::string> UserIncludes);
   void fail(std::string Path);
 
 private:

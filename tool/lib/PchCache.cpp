@@ -37,18 +37,20 @@ bool isSourceFile(llvm::StringRef Arg) {
   return Sources.contains(Ext);
 }
 
-/// The compiler flags of a command: no compiler, input, output, dependency
-/// file, syntax-only or previous PCH. These are what a PCH must be built with.
-CommandLineArguments compileFlags(const CommandLineArguments &Args) {
+/// The compiler flags of a command for `File`: no compiler, input, output,
+/// dependency file, syntax-only, input language (a header is parsed with
+/// `-x c++`; the PCH is built as c++-header) or previous PCH. These are what a
+/// PCH must be built with.
+CommandLineArguments compileFlags(const CommandLineArguments &Args, llvm::StringRef File) {
   CommandLineArguments Flags;
   for (size_t I = 1; I < Args.size(); ++I) {
     llvm::StringRef A = Args[I];
-    if (A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ" || A == "-include-pch") {
+    if (A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ" || A == "-include-pch" || A == "-x") {
       ++I;
       continue;
     }
-    if (A == "-c" || A == "-fsyntax-only" || A == "-MD" || A == "-MMD" ||
-        (!A.startswith("-") && isSourceFile(A)))
+    if (A == "-c" || A == "-fsyntax-only" || A == "-MD" || A == "-MMD" || A.startswith("-x") ||
+        A == File || (!A.startswith("-") && isSourceFile(A)))
       continue;
     Flags.push_back(Args[I]);
     if (takesValue(A) && I + 1 < Args.size())
@@ -191,7 +193,7 @@ clang::tooling::ArgumentsAdjuster PchCache::adjuster(std::string WorkingDirector
     if (llvm::is_contained(Args, "-include-pch") ||
         !includesTorchHeader(absolute(File, WorkingDirectory)))
       return Args;
-    CommandLineArguments Flags = compileFlags(Args);
+    CommandLineArguments Flags = compileFlags(Args, File);
     std::string Header = findTorchHeader(Flags, WorkingDirectory);
     if (Header.empty())
       return Args;

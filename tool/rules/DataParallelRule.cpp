@@ -53,7 +53,7 @@ void DataParallelRule::check(const MatchFinder::MatchResult &Result) {
     return;
   }
   if (Helper.empty())
-    Helper = Ctx.freshName("data_parallel_forward", "data_parallel_forward_");
+    Helper = Ctx.freshTopLevelName("data_parallel_forward", "data_parallel_forward_");
   Ctx.replace(Call->getSourceRange(),
               Helper + "(" + Model->getNameAsString() + ", " + Ctx.text(Input->getSourceRange()).str() + ")",
               name());
