@@ -1,11 +1,18 @@
 # to_device_migrate(TARGET <target> [MODE per-site|registry] [CHECK]
 #                   [DEVICE_EXPR <expr>] [RULES <globs>] [TOOL <path>]
-#                   [ARGS <more tool options>...])
+#                   [HEADER_FILTER <regex>] [ARGS <more tool options>...])
 #
 # Without CHECK: compiles the migrated sources of <target> instead of the
 # originals. Each C++ source is rewritten by to-device-migrate into the build
 # tree (re-generated when the source or the tool changes), and the original
 # directory stays on the include path so relative #includes still resolve.
+#
+# HEADER_FILTER: the headers the sources include whose absolute path matches
+# <regex> are migrated too (--header-filter). All sources then go through one
+# run into a mirror of the source tree (paths relative to PROJECT_SOURCE_DIR),
+# and the mirrored include directories come first on the include path, so the
+# migrated sources include the migrated headers. Sources must lie under
+# PROJECT_SOURCE_DIR.
 #
 # With CHECK: the sources stay as they are, and building <target> first runs
 # `to-device-migrate --check` on them: the build fails, listing each site as
@@ -41,8 +48,53 @@ function(_to_device_cxx_sources target out_sources out_dirs)
   set(${out_dirs} ${dirs} PARENT_SCOPE)
 endfunction()
 
+# HEADER_FILTER: one run over all of the target's C++ sources (a header they
+# share is migrated once) into a mirror tree; mirrored include directories first.
+function(_to_device_migrate_with_headers target tool extra_args cxx_sources source_dirs)
+  set(root ${CMAKE_CURRENT_BINARY_DIR}/to_device/${target}/root)
+  set(mirrored)
+  foreach(abs IN LISTS cxx_sources)
+    file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${abs})
+    if(rel MATCHES "^\\.\\./")
+      message(FATAL_ERROR "to_device_migrate(HEADER_FILTER): ${abs} is not under ${PROJECT_SOURCE_DIR}")
+    endif()
+    list(APPEND mirrored ${root}/${rel})
+  endforeach()
+  add_custom_command(OUTPUT ${mirrored}
+    COMMAND ${tool} ${extra_args} --out-root ${root} ${cxx_sources}
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+    DEPENDS ${cxx_sources} ${tool}
+    COMMENT "Migrating the sources of ${target} and their headers to the device"
+    VERBATIM)
+  get_target_property(sources ${target} SOURCES)
+  get_target_property(source_dir ${target} SOURCE_DIR)
+  set(kept)
+  foreach(source IN LISTS sources)
+    get_filename_component(abs ${source} ABSOLUTE BASE_DIR ${source_dir})
+    if(NOT abs IN_LIST cxx_sources)
+      list(APPEND kept ${source})
+    endif()
+  endforeach()
+  set_property(TARGET ${target} PROPERTY SOURCES ${kept} ${mirrored})
+  # Mirrored directories first (migrated headers), then the originals (the rest).
+  get_target_property(includes ${target} INCLUDE_DIRECTORIES)
+  if(NOT includes)
+    set(includes)
+  endif()
+  set(first)
+  foreach(dir IN LISTS includes source_dirs)
+    file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${dir})
+    if(dir AND NOT rel MATCHES "^\\.\\." AND NOT dir MATCHES "\\$<")
+      list(APPEND first ${root}/${rel})
+    endif()
+  endforeach()
+  target_include_directories(${target} BEFORE PRIVATE ${first})
+  target_include_directories(${target} PRIVATE ${source_dirs})
+endfunction()
+
 function(to_device_migrate)
-  cmake_parse_arguments(ARG "CHECK" "TARGET;MODE;DEVICE_EXPR;RULES;TOOL" "ARGS" ${ARGN})
+  cmake_parse_arguments(ARG "CHECK" "TARGET;MODE;DEVICE_EXPR;RULES;TOOL;HEADER_FILTER" "ARGS"
+                        ${ARGN})
   if(NOT ARG_TARGET)
     message(FATAL_ERROR "to_device_migrate: TARGET is required")
   endif()
@@ -68,6 +120,9 @@ function(to_device_migrate)
   if(ARG_RULES)
     list(APPEND extra_args "--rules=${ARG_RULES}")
   endif()
+  if(ARG_HEADER_FILTER)
+    list(APPEND extra_args "--header-filter=${ARG_HEADER_FILTER}")
+  endif()
   list(APPEND extra_args ${ARG_ARGS})
   _to_device_cxx_sources(${ARG_TARGET} cxx_sources source_dirs)
 
@@ -84,6 +139,11 @@ function(to_device_migrate)
     return()
   endif()
 
+  if(ARG_HEADER_FILTER)
+    _to_device_migrate_with_headers(${ARG_TARGET} "${tool}" "${extra_args}" "${cxx_sources}"
+                                    "${source_dirs}")
+    return()
+  endif()
   get_target_property(sources ${ARG_TARGET} SOURCES)
   get_target_property(source_dir ${ARG_TARGET} SOURCE_DIR)
   set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/to_device/${ARG_TARGET})
