@@ -273,10 +273,35 @@ std::string MigrationContext::deviceForInsertedDeclaration(SourceLocation Site) 
   return InsertedDeviceName;
 }
 
+namespace {
+
+/// Whether `torch::cuda::is_available` is declared: <torch/torch.h> declares
+/// it, but a file may include only parts of LibTorch (<torch/script.h>,
+/// <torch/types.h>), where `torch::cuda` is ATen's namespace without it.
+bool declaresCudaAvailability(ASTContext &Ast) {
+  const DeclContext *Context = Ast.getTranslationUnitDecl();
+  for (StringRef Name : {"torch", "cuda"}) {
+    const NamespaceDecl *Namespace = nullptr;
+    for (NamedDecl *D : Context->lookup(DeclarationName(&Ast.Idents.get(Name))))
+      if ((Namespace = dyn_cast<NamespaceDecl>(D)))
+        break;
+    if (!Namespace)
+      return false;
+    Context = Namespace;
+  }
+  return !Context->lookup(DeclarationName(&Ast.Idents.get("is_available"))).empty();
+}
+
+} // namespace
+
 std::string MigrationContext::deviceExpression() {
+  if (Options.DeviceExpr.empty() && TorchNamespace == "torch") {
+    if (!declaresCudaAvailability(*Ast))
+      requireInclude("torch/cuda.h");
+    return "torch::cuda::is_available() ? torch::kCUDA : torch::kCPU";
+  }
   if (Options.DeviceExpr.empty())
-    return TorchNamespace == "torch" ? "torch::cuda::is_available() ? torch::kCUDA : torch::kCPU"
-                                     : "at::hasCUDA() ? at::kCUDA : at::kCPU";
+    return "at::hasCUDA() ? at::kCUDA : at::kCPU";
   if (StringRef(Options.DeviceExpr).contains("todevice::"))
     requireRuntimeInclude();
   return Options.DeviceExpr;

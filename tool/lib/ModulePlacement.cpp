@@ -94,6 +94,18 @@ bool isLoadInto(const Stmt *S, const VarDecl &Var) {
   return calledOn(Call->getArg(0)) == &Var;
 }
 
+/// `const Net net`, `const auto holder = Linear(...)`, `std::shared_ptr<const Net>`:
+/// the module is reached as const, and Module::to() is not a const member.
+bool reachedAsConst(const VarDecl &Var, const ModuleType &Type) {
+  QualType T = Var.getType().getNonReferenceType();
+  if (Type.Handle != ModuleHandle::SharedPtr)
+    return T.isConstQualified();
+  const auto *Pointer = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  return Pointer && Pointer->getTemplateArgs().size() > 0 &&
+         Pointer->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+         Pointer->getTemplateArgs()[0].getAsType().isConstQualified();
+}
+
 std::string moveStatement(const VarDecl &Var, const ModuleType &Type, llvm::StringRef Device) {
   llvm::StringRef Access = Type.Handle == ModuleHandle::Object ? "." : "->";
   return (Var.getName() + Access + "to(" + Device + ");").str();
@@ -128,6 +140,14 @@ void placeModuleVariable(MigrationContext &Ctx, const VarDecl &Var, const Module
       createsNoNewModule(Var, Type) || !Ctx.rewritableOrReported(Var.getSourceRange(), Rule) ||
       Ctx.isKeptOnCpu(Var.getBeginLoc()))
     return;
+  if (reachedAsConst(Var, Type)) {
+    Ctx.report(Var.getLocation(), Finding::Level::Warning,
+               "module '" + Var.getName().str() +
+                   "' is const, and Module::to() changes it: not moved (drop the const, or "
+                   "move the module before it becomes const)",
+               Rule);
+    return;
+  }
 
   if (!Var.hasLocalStorage()) {
     if (Var.getDeclContext()->isFileContext() &&

@@ -70,10 +70,18 @@ DeviceNamed optionsNameDevice(const Expr *E, int Depth = 0) {
   return DeviceNamed::Unknown;
 }
 
+/// A bare braced list that initialises the options (`{torch::kFloat32}`): it
+/// has no type name for `.device(...)` to follow.
+bool isBracedList(const Expr *E) {
+  const auto *Construct = dyn_cast<CXXConstructExpr>(E->IgnoreImplicit());
+  return isa<InitListExpr>(E->IgnoreImplicit()) ||
+         (Construct && !isa<CXXTemporaryObjectExpr>(Construct) && Construct->isListInitialization());
+}
+
 /// Can `.device(...)` be appended to E's text without parentheses?
 bool isPostfixExpression(const Expr *E) {
-  return isa<CallExpr, DeclRefExpr, MemberExpr, ParenExpr, CXXTemporaryObjectExpr,
-             CXXFunctionalCastExpr, CXXConstructExpr>(E->IgnoreImplicit());
+  return !isBracedList(E) && isa<CallExpr, DeclRefExpr, MemberExpr, ParenExpr, CXXTemporaryObjectExpr,
+                                 CXXFunctionalCastExpr, CXXConstructExpr>(E->IgnoreImplicit());
 }
 
 int optionsParameterIndex(const FunctionDecl &F) {
@@ -173,6 +181,11 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
     std::string Device = Ctx.deviceAt(*Call);
     if (isPostfixExpression(Written)) {
       Ctx.insert(Ctx.offsetAfterToken(Written->getEndLoc()), ".device(" + Device + ")", name());
+    } else if (isBracedList(Written)) { // {kFloat32} -> TensorOptions{kFloat32}.device(d)
+      Ctx.replace(Written->getSourceRange(),
+                  NS + "::TensorOptions" + Ctx.text(Written->getSourceRange()).str() + ".device(" +
+                      Device + ")",
+                  name());
     } else {
       Ctx.replace(Written->getSourceRange(),
                   "(" + Ctx.text(Written->getSourceRange()).str() + ").device(" + Device + ")",
