@@ -109,9 +109,11 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
                name());
     return;
   }
-  // A temporary `torch::Device(torch::kCUDA)` is replaced whole.
+  // A temporary `torch::Device(torch::kCUDA)` is replaced whole; in
+  // `TensorOptions(torch::kCUDA)` only the device type is, since more options
+  // may follow (`.dtype(...)`), which a Device does not have.
   const Expr *Replaced = &Ref;
-  if (const auto *Cast = Parent.get<CXXFunctionalCastExpr>())
+  if (const auto *Cast = Parent.get<CXXFunctionalCastExpr>(); Cast && isDeviceType(Cast->getType()))
     Replaced = Cast;
   else if (DeviceConstruct && isa<CXXTemporaryObjectExpr>(DeviceConstruct))
     Replaced = DeviceConstruct;
