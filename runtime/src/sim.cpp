@@ -85,8 +85,23 @@ std::string existing_xpu_backend() {
 }
 
 // Registrations happen here, not in TORCH_LIBRARY_IMPL blocks, so that none of
-// them is made when a real XPU backend is present. Library objects are leaked
-// on purpose: tensors may outlive static destruction.
+// them is made when a real XPU backend is present. Library objects are never
+// destroyed, on purpose: tensors may outlive static destruction. They are kept
+// in a trivially destructible global array, so they stay reachable (not leaks,
+// for LeakSanitizer) after every static destructor has run.
+torch::Library* kept_libraries[8];
+
+torch::Library& keep(torch::Library* library) {
+  for (torch::Library*& slot : kept_libraries)
+    if (slot == nullptr)
+      return *(slot = library);
+  throw std::logic_error("todevice_sim: more kernel libraries than kept_libraries holds");
+}
+
+torch::Library& new_library(const char* ns, c10::DispatchKey key) {
+  return keep(new torch::Library(torch::Library::IMPL, ns, key, __FILE__, __LINE__));
+}
+
 void register_all() {
   if (std::string clash = existing_xpu_backend(); !clash.empty()) {
     registration_error() =
@@ -98,16 +113,13 @@ void register_all() {
   }
   static c10::impl::DeviceGuardImplRegistrar guard(kSimType, new SimGuardImpl());
   c10::SetAllocator(kSimType, allocator());
-  auto* aten = new torch::Library(torch::Library::IMPL, "aten", kSimKey, __FILE__, __LINE__);
-  register_native_kernels(*aten);
-  auto* all = new torch::Library(torch::Library::IMPL, "_", kSimKey, __FILE__, __LINE__);
-  register_fallback(*all, *aten);
-  register_dropout(*aten);
-  register_dropout(*new torch::Library(torch::Library::IMPL, "aten", c10::DispatchKey::AutogradXPU,
-                                       __FILE__, __LINE__));
+  torch::Library& aten = new_library("aten", kSimKey);
+  register_native_kernels(aten);
+  register_fallback(new_library("_", kSimKey), aten);
+  register_dropout(aten);
+  register_dropout(new_library("aten", c10::DispatchKey::AutogradXPU));
   for (c10::DispatchKey key : {c10::DispatchKey::Conjugate, c10::DispatchKey::Negative})
-    register_conjugation_passthrough(
-        *new torch::Library(torch::Library::IMPL, "aten", key, __FILE__, __LINE__));
+    register_conjugation_passthrough(new_library("aten", key));
   install_fault_handler();
   // The autograd engine runs a device's backward pass on its own thread, which
   // it initialises with at::init_num_threads(); the CPU's runs on the calling

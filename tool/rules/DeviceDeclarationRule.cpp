@@ -32,7 +32,9 @@ void DeviceDeclarationRule::finishFile() {
 }
 
 void DeviceDeclarationRule::insertDeviceDeclaration(const std::string &Expression) {
-  const auto &[DeviceName, FirstUse] = *Ctx.insertedDeviceUse();
+  // A copy: insertedDeviceUse() returns a temporary optional, and a reference into
+  // it would dangle (AddressSanitizer: stack-use-after-scope).
+  const auto [DeviceName, FirstUse] = *Ctx.insertedDeviceUse();
   unsigned Offset = declarationOffset(Ctx, FirstUse);
   llvm::StringRef Code = Ctx.sources().getBufferData(Ctx.sources().getMainFileID());
   bool AtLineStart = Offset == 0 || Code[Offset - 1] == '\n';
