@@ -11,7 +11,7 @@ bool isLibraryHeader(llvm::StringRef Path) {
   for (llvm::StringRef Root : {"/usr/include/", "/usr/lib/", "/usr/local/cuda"})
     if (Path.startswith(Root))
       return true;
-  for (llvm::StringRef Component : {"/ATen/", "/c10/", "/torch/csrc/", "/caffe2/", "/todevice/"})
+  for (llvm::StringRef Component : {"/ATen/", "/c10/", "/torch/csrc/", "/caffe2/", "/include/todevice/"})
     if (Path.contains(Component))
       return true;
   return false;
