@@ -10,6 +10,26 @@ using namespace clang;
 
 namespace todevice {
 
+namespace {
+
+/// Whether `torch::Device`, `torch::device()`, `torch::kCUDA` name ATen's: in
+/// <torch/types.h> (brought by <torch/torch.h>, <torch/script.h>...), namespace
+/// torch has `using namespace at;`. A file that only includes ATen may still
+/// see a `torch` namespace (ATen declares torch::jit pieces) without it, and
+/// must be spelled with `at::` (found by the corpus run in tensor_cuda.cpp).
+bool torchSpellsAten(ASTContext &Context) {
+  IdentifierInfo &Torch = Context.Idents.get("torch");
+  for (NamedDecl *D : Context.getTranslationUnitDecl()->lookup(DeclarationName(&Torch)))
+    if (const auto *Namespace = dyn_cast<NamespaceDecl>(D))
+      for (const UsingDirectiveDecl *Using : Namespace->using_directives())
+        if (const NamespaceDecl *Nominated = Using->getNominatedNamespace();
+            Nominated && Nominated->getName() == "at")
+          return true;
+  return false;
+}
+
+} // namespace
+
 void MigrationContext::startTranslationUnit(ASTContext &Context, std::vector<IncludeLine> Lines) {
   Ast = &Context;
   Includes = std::move(Lines);
@@ -25,11 +45,7 @@ void MigrationContext::startTranslationUnit(ASTContext &Context, std::vector<Inc
   InsertedDeviceName.clear();
   FirstInsertedDeviceUse = ~0u;
 
-  // Files that only include ATen have no `torch::` namespace to spell with.
-  IdentifierInfo &Torch = Context.Idents.get("torch");
-  TorchNamespace = Context.getTranslationUnitDecl()->lookup(DeclarationName(&Torch)).empty()
-                       ? "at"
-                       : "torch";
+  TorchNamespace = torchSpellsAten(Context) ? "torch" : "at";
 }
 
 FileResult MigrationContext::finishTranslationUnit() {
