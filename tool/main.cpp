@@ -18,6 +18,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace clang::tooling;
@@ -304,6 +305,11 @@ static std::string progressLine(const todevice::FileOutcome &Outcome, size_t Don
 }
 
 int main(int Argc, const char **Argv) {
+  // A crash prints a stack trace. Registering LLVM's signal handlers here, on the
+  // main thread, also gives them their alternate signal stack here: otherwise the
+  // first -j worker to need them installs one, and ASan's thread teardown then
+  // tries to unmap that malloc'd stack ("failed to deallocate", seen in CI).
+  llvm::sys::PrintStackTraceOnErrorSignal(Argv[0]);
   cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
     OS << "to-device-migrate " TO_DEVICE_MIGRATE_VERSION " (Clang " TO_DEVICE_CLANG_VERSION
           ", LibTorch " TO_DEVICE_TORCH_VERSION ")\n";
