@@ -49,6 +49,10 @@ FileOutcome migrateOne(const clang::tooling::CompilationDatabase &Database,
   MigrationOptions Migration = Options.Migration;
   if (IsHeader)
     Migration.HeaderPrefix = headerPrefix(File);
+  if (const llvm::Regex *Filter = Options.HeaderFilter)
+    Migration.IsMigratedHeader = [Filter](llvm::StringRef Path) {
+      return !isLibraryHeader(Path) && Filter->match(Path);
+    };
   Migrator Migrator(std::move(Migration), Options.Rules);
   Tool.run(Migrator.newActionFactory().get());
   Diagnostics.flush();

@@ -42,6 +42,7 @@ void MigrationContext::startTranslationUnit(ASTContext &Context, std::vector<Inc
   Registrations.clear();
   RequiredIncludes.clear();
   Scope.reset();
+  PerSample.reset();
   InsertedDeviceName.clear();
   FirstInsertedDeviceUse = ~0u;
 
@@ -259,6 +260,24 @@ bool MigrationContext::registerInstead(const Expr &Initializer) {
       return false;
     Current = Wrapper;
   }
+}
+
+bool MigrationContext::isMigratedInThisRun(SourceLocation Loc) const {
+  const SourceManager &SM = sources();
+  Loc = SM.getExpansionLoc(Loc);
+  if (SM.isInMainFile(Loc))
+    return true;
+  const FileEntry *File = SM.getFileEntryForID(SM.getFileID(Loc));
+  if (!File || !Options.IsMigratedHeader)
+    return false;
+  StringRef Real = File->tryGetRealPathName();
+  return Options.IsMigratedHeader(Real.empty() ? File->getName() : Real);
+}
+
+const PerSampleCode &MigrationContext::perSample() {
+  if (!PerSample)
+    PerSample.emplace(*Ast);
+  return *PerSample;
 }
 
 FileScope &MigrationContext::scope() {

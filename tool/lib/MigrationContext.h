@@ -4,10 +4,12 @@
 
 #include "DeviceScope.h"
 #include "EditSet.h"
+#include "PerSampleCode.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceLocation.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +31,10 @@ struct MigrationOptions {
   /// it (`model_device` in model.h), so they cannot collide with the names
   /// the including file gets (`device`) in the same translation unit.
   std::string HeaderPrefix;
+  /// True for a header (by absolute path) that this run migrates too
+  /// (--header-filter): the functions it defines are placed like the main
+  /// file's. Unset: only the main file is.
+  std::function<bool(llvm::StringRef)> IsMigratedHeader;
 };
 
 /// Something the tool tells the user about a site (printed as a compiler-style
@@ -116,6 +122,20 @@ public:
   void report(clang::SourceLocation Loc, Finding::Level Level, llvm::StringRef Message,
               llvm::StringRef Rule);
 
+  /// True if `Site` is code a data loader runs per sample (see PerSampleCode):
+  /// it stays on the CPU, and the batch is moved instead.
+  bool isPerSampleCode(const clang::Stmt &Site) {
+    return perSample().contains(clang::DynTypedNode::create(Site));
+  }
+  bool isPerSampleCode(const clang::Decl &Site) {
+    return perSample().contains(clang::DynTypedNode::create(Site));
+  }
+  /// True if `Loc` is in a file this run migrates: the main file, or a header
+  /// that --header-filter selects.
+  bool isMigratedInThisRun(clang::SourceLocation Loc) const;
+  /// The per-sample analysis of the main file, built on first use.
+  const PerSampleCode &perSample();
+
   /// The declaration statement of a local `Var` and the block it sits directly
   /// in (where a statement can follow it); nulls when it is declared elsewhere,
   /// e.g. in a `for` or `if` condition.
@@ -176,6 +196,7 @@ private:
   std::vector<Registration> Registrations;
   std::vector<std::string> RequiredIncludes;
   std::optional<FileScope> Scope;
+  std::optional<PerSampleCode> PerSample;
   std::string InsertedDeviceName;  ///< chosen on first need
   unsigned FirstInsertedDeviceUse = ~0u;
 };

@@ -1,5 +1,6 @@
 #include "ModulePlacement.h"
 #include "Matchers.h"
+#include "PerSampleCode.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -10,18 +11,44 @@ using namespace clang::ast_matchers;
 namespace todevice {
 namespace {
 
-/// `net` in `net->f(...)`, `net.f(...)`, `(*net).f(...)`: the variable a call is made on.
-const VarDecl *calledOn(const Expr *Object) {
+/// A module reached from a variable: the variable itself (`net`), or a member
+/// of a plain struct it holds (`h.proj`, `h.inner.net`).
+struct ModuleAccess {
+  const VarDecl *Var = nullptr;
+  llvm::SmallVector<const FieldDecl *, 2> Fields;
+  bool operator==(const ModuleAccess &Other) const {
+    return Var == Other.Var && Fields == Other.Fields;
+  }
+  std::string spelling() const {
+    std::string Text = Var->getName().str();
+    for (const FieldDecl *Field : Fields)
+      Text += "." + Field->getName().str();
+    return Text;
+  }
+};
+
+/// `net` in `net->f(...)`, `net.f(...)`, `(*net).f(...)`, `h.proj->f(...)`:
+/// the module a call is made on.
+ModuleAccess calledOn(const Expr *Object) {
   if (!Object)
-    return nullptr;
+    return {};
   Object = Object->IgnoreParenImpCasts();
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Object);
       Op && (Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Star) && Op->getNumArgs())
     Object = Op->getArg(0)->IgnoreParenImpCasts();
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Object)) // holder.get()/ptr()
     Object = Member->getImplicitObjectArgument()->IgnoreParenImpCasts();
+  ModuleAccess Access;
+  while (const auto *Member = dyn_cast<MemberExpr>(Object)) {
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    if (!Field || Member->isArrow())
+      return {};
+    Access.Fields.insert(Access.Fields.begin(), Field);
+    Object = Member->getBase()->IgnoreParenImpCasts();
+  }
   const auto *Ref = dyn_cast<DeclRefExpr>(Object);
-  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  Access.Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return Access.Var ? Access : ModuleAccess();
 }
 
 bool mentionsCPU(const Stmt *S) {
@@ -36,14 +63,15 @@ bool mentionsCPU(const Stmt *S) {
   return false;
 }
 
-/// Finds `var->to(<not the CPU>)` anywhere below the traversal root.
+/// Finds `var->to(<not the CPU>)` (or `h.member->to(...)`) anywhere below the
+/// traversal root.
 class MoveFinder : public RecursiveASTVisitor<MoveFinder> {
 public:
-  explicit MoveFinder(const VarDecl &Var) : Var(Var) {}
+  explicit MoveFinder(const ModuleAccess &Module) : Module(Module) {}
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
     const CXXMethodDecl *Method = Call->getMethodDecl();
     if (Method && Method->getIdentifier() && Method->getName() == "to" &&
-        calledOn(Call->getImplicitObjectArgument()) == &Var &&
+        calledOn(Call->getImplicitObjectArgument()) == Module &&
         !(Call->getNumArgs() && mentionsCPU(Call->getArg(0))))
       Found = true;
     return !Found;
@@ -51,11 +79,11 @@ public:
   bool Found = false;
 
 private:
-  const VarDecl &Var;
+  const ModuleAccess &Module;
 };
 
-bool isMovedWithin(const VarDecl &Var, llvm::ArrayRef<Decl *> Roots) {
-  MoveFinder Finder(Var);
+bool isMovedWithin(const ModuleAccess &Module, llvm::ArrayRef<Decl *> Roots) {
+  MoveFinder Finder(Module);
   for (Decl *Root : Roots)
     if (!Finder.TraverseDecl(Root) || Finder.Found)
       return true;
@@ -79,19 +107,22 @@ bool createsNoNewModule(const VarDecl &Var, const ModuleType &Type) {
   }
   if (Inner->getType()->isNullPtrType())
     return true;
+  // Copies another variable's handle (`auto alias = net;`): the same module. A
+  // variable of another type is a constructor argument (`Net net(n);`).
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Inner->IgnoreParenImpCasts()))
-    return isa<VarDecl>(Ref->getDecl()); // copies a handle: the same module
+    return isa<VarDecl>(Ref->getDecl()) &&
+           classifyModuleType(Ref->getType()).Handle != ModuleHandle::None;
   return false;
 }
 
-bool isLoadInto(const Stmt *S, const VarDecl &Var) {
+bool isLoadInto(const Stmt *S, const ModuleAccess &Module) {
   const auto *E = dyn_cast<Expr>(S);
   const auto *Call = E ? dyn_cast<CallExpr>(E->IgnoreImplicit()) : nullptr;
   const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
   if (!F || !F->getIdentifier() || F->getName() != "load" || Call->getNumArgs() < 1 ||
       F->getQualifiedNameAsString() != "torch::load")
     return false;
-  return calledOn(Call->getArg(0)) == &Var;
+  return calledOn(Call->getArg(0)) == Module;
 }
 
 /// `const Net net`, `const auto holder = Linear(...)`, `std::shared_ptr<const Net>`:
@@ -106,13 +137,24 @@ bool reachedAsConst(const VarDecl &Var, const ModuleType &Type) {
          Pointer->getTemplateArgs()[0].getAsType().isConstQualified();
 }
 
-std::string moveStatement(const VarDecl &Var, const ModuleType &Type, llvm::StringRef Device) {
-  llvm::StringRef Access = Type.Handle == ModuleHandle::Object ? "." : "->";
-  return (Var.getName() + Access + "to(" + Device + ");").str();
+/// A module to move and how it is held.
+struct ModuleToMove {
+  ModuleAccess Access;
+  ModuleHandle Handle;
+};
+
+std::string moveStatements(llvm::ArrayRef<ModuleToMove> Modules, llvm::StringRef Device,
+                           llvm::StringRef Indent) {
+  std::string Text;
+  for (const ModuleToMove &Module : Modules)
+    Text += ("\n" + Indent + Module.Access.spelling() +
+             (Module.Handle == ModuleHandle::Object ? "." : "->") + "to(" + Device + ");")
+                .str();
+  return Text;
 }
 
 /// `Net net; ... int main() {` — a global is moved at the start of main().
-void placeGlobal(MigrationContext &Ctx, const VarDecl &Var, const ModuleType &Type,
+void placeGlobal(MigrationContext &Ctx, const VarDecl &Var, llvm::ArrayRef<ModuleToMove> Modules,
                  llvm::StringRef Rule) {
   const FunctionDecl *Main = nullptr;
   for (Decl *D : Ctx.ast().getTraversalScope())
@@ -129,10 +171,124 @@ void placeGlobal(MigrationContext &Ctx, const VarDecl &Var, const ModuleType &Ty
   }
   std::string Indent = Body->body_empty() ? "  " : Ctx.indentationOf(Body->body_front()->getBeginLoc());
   Ctx.insert(Ctx.offsetAfterToken(Body->getLBracLoc()),
-             "\n" + Indent + moveStatement(Var, Type, Ctx.deviceAt(*Body)), Rule);
+             moveStatements(Modules, Ctx.deviceAt(*Body), Indent), Rule);
+}
+
+/// Places `Modules`, all held by `Var`, right after `Var` exists (after a
+/// following `torch::load` into one of them, if any).
+void placeAfterDeclaration(MigrationContext &Ctx, const VarDecl &Var,
+                           std::vector<ModuleToMove> Modules, llvm::StringRef Rule) {
+  if (!Var.hasLocalStorage()) {
+    llvm::erase_if(Modules, [&](const ModuleToMove &M) {
+      return isMovedWithin(M.Access, Ctx.ast().getTraversalScope());
+    });
+    if (Var.getDeclContext()->isFileContext() && !Modules.empty())
+      placeGlobal(Ctx, Var, Modules, Rule);
+    return;
+  }
+
+  // The declaration statement must sit directly in a block to put a statement after it.
+  auto [Declaration, Block] = Ctx.declarationInBlock(Var);
+  if (!Block)
+    return;
+
+  if (const auto *Function = dyn_cast_or_null<FunctionDecl>(Var.getParentFunctionOrMethod()))
+    llvm::erase_if(Modules, [&](const ModuleToMove &M) {
+      return isMovedWithin(M.Access, const_cast<FunctionDecl *>(Function));
+    });
+  if (Modules.empty())
+    return;
+
+  // Loading a checkpoint replaces the parameters with CPU tensors: move after the load.
+  const Stmt *After = Declaration;
+  bool Seen = false;
+  for (const Stmt *S : Block->body()) {
+    if (S == Declaration)
+      Seen = true;
+    else if (Seen && llvm::any_of(Modules, [&](const ModuleToMove &M) { return isLoadInto(S, M.Access); }))
+      After = S;
+  }
+  if (After == Declaration && Modules.front().Access.Fields.empty() && Ctx.registerInstead(Var))
+    return;
+  if (!Ctx.isRewritable(After->getSourceRange()))
+    return;
+  Ctx.insert(Ctx.offsetAfterStatement(*After),
+             moveStatements(Modules, Ctx.deviceAt(Var), Ctx.indentationOf(Declaration->getBeginLoc())),
+             Rule);
+}
+
+/// A plain (non-module) struct's own records, not a library's.
+bool isUserRecord(const CXXRecordDecl *Record) {
+  return Record && Record->hasDefinition() && !Record->isLambda() && !isLibraryDecl(Record) &&
+         !isPerSampleClass(Record) && !isOrDerivesFrom(Record, "torch::nn::Module");
+}
+
+/// An empty handle (`Linear proj{nullptr}`, a shared_ptr set later): it can only
+/// be moved once something assigns it, which the tool does not follow.
+bool mayStartEmpty(const FieldDecl &Field, ModuleHandle Handle) {
+  const Expr *Init = Field.getInClassInitializer();
+  if (Handle == ModuleHandle::SharedPtr && !Init)
+    return true;
+  if (!Init || Handle == ModuleHandle::Object)
+    return false;
+  const Expr *Inner = ignoreConversions(Init);
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Inner);
+      Construct && Construct->getNumArgs() == 1)
+    Inner = ignoreConversions(Construct->getArg(0));
+  return Inner->getType()->isNullPtrType();
+}
+
+/// The module members of a plain struct (and of plain structs it holds by value).
+void collectModuleMembers(MigrationContext &Ctx, const CXXRecordDecl &Record, ModuleAccess Path,
+                          const ModuleVariableRule &Rule, std::vector<ModuleToMove> &Out,
+                          int Depth = 0) {
+  if (Depth > 3)
+    return;
+  for (const FieldDecl *Field : Record.fields()) {
+    ModuleAccess Access = Path;
+    Access.Fields.push_back(Field);
+    ModuleType Type = classifyModuleType(Field->getType());
+    if (Type.Handle == ModuleHandle::None) {
+      if (const CXXRecordDecl *Inner = Field->getType()->getAsCXXRecordDecl();
+          Inner && isUserRecord(Inner) && !Field->getType()->isReferenceType())
+        collectModuleMembers(Ctx, *Inner, Access, Rule, Out, Depth + 1);
+      continue;
+    }
+    if (!Type.Class || !Rule.handles(*Type.Class) || Field->getType().isConstQualified())
+      continue;
+    if (mayStartEmpty(*Field, Type.Handle)) {
+      Ctx.report(Field->getLocation(), Finding::Level::Warning,
+                 "module member '" + Field->getName().str() +
+                     "' may be empty when its object is created, and is not moved there; move "
+                     "it with ->to(device) where it is assigned",
+                 Rule.name());
+      continue;
+    }
+    Out.push_back({Access, Type.Handle});
+  }
 }
 
 } // namespace
+
+void placeModuleMembers(MigrationContext &Ctx, const VarDecl &Var, const ModuleVariableRule &Rule) {
+  const CXXRecordDecl *Record = Var.getType()->getAsCXXRecordDecl();
+  if (isa<ParmVarDecl>(Var) || Var.getType()->isReferenceType() || Var.isStaticDataMember() ||
+      !isUserRecord(Record) || isInsideModuleMember(&Var) || Ctx.isPerSampleCode(Var))
+    return;
+  std::vector<ModuleToMove> Modules;
+  collectModuleMembers(Ctx, *Record, ModuleAccess{&Var, {}}, Rule, Modules);
+  if (Modules.empty() || !Ctx.rewritableOrReported(Var.getSourceRange(), Rule.name()) ||
+      Ctx.isKeptOnCpu(Var.getBeginLoc()))
+    return;
+  if (Var.getType().isConstQualified()) {
+    Ctx.report(Var.getLocation(), Finding::Level::Warning,
+               "'" + Var.getName().str() +
+                   "' holds modules but is const, and Module::to() changes them: not moved",
+               Rule.name());
+    return;
+  }
+  placeAfterDeclaration(Ctx, Var, std::move(Modules), Rule.name());
+}
 
 void placeModuleVariable(MigrationContext &Ctx, const VarDecl &Var, const ModuleType &Type,
                          llvm::StringRef Rule) {
@@ -149,39 +305,7 @@ void placeModuleVariable(MigrationContext &Ctx, const VarDecl &Var, const Module
     return;
   }
 
-  if (!Var.hasLocalStorage()) {
-    if (Var.getDeclContext()->isFileContext() &&
-        !isMovedWithin(Var, Ctx.ast().getTraversalScope()))
-      placeGlobal(Ctx, Var, Type, Rule);
-    return;
-  }
-
-  // The declaration statement must sit directly in a block to put a statement after it.
-  auto [Declaration, Block] = Ctx.declarationInBlock(Var);
-  if (!Block)
-    return;
-
-  const auto *Function = dyn_cast_or_null<FunctionDecl>(Var.getParentFunctionOrMethod());
-  Decl *Scope = Function ? const_cast<FunctionDecl *>(Function) : nullptr;
-  if (Scope && isMovedWithin(Var, Scope))
-    return;
-
-  // Loading a checkpoint replaces the parameters with CPU tensors: move after the load.
-  const Stmt *After = Declaration;
-  bool Seen = false;
-  for (const Stmt *S : Block->body()) {
-    if (S == Declaration)
-      Seen = true;
-    else if (Seen && isLoadInto(S, Var))
-      After = S;
-  }
-  if (After == Declaration && Ctx.registerInstead(Var))
-    return;
-  if (!Ctx.isRewritable(After->getSourceRange()))
-    return;
-  unsigned Offset = Ctx.offsetAfterStatement(*After);
-  Ctx.insert(Offset, "\n" + Ctx.indentationOf(Declaration->getBeginLoc()) +
-                         moveStatement(Var, Type, Ctx.deviceAt(Var)), Rule);
+  placeAfterDeclaration(Ctx, Var, {ModuleToMove{ModuleAccess{&Var, {}}, Type.Handle}}, Rule);
 }
 
 void ModuleVariableRule::registerMatchers(MatchFinder &Finder) {
@@ -191,9 +315,19 @@ void ModuleVariableRule::registerMatchers(MatchFinder &Finder) {
       traverse(TK_IgnoreUnlessSpelledInSource,
                varDecl(isExpansionInMainFile(), holdsModule()).bind("var")),
       this);
+  // A plain struct holding modules (`struct Holder { nn::Linear proj{2, 2}; }`).
+  Finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
+                             varDecl(isExpansionInMainFile(), unless(holdsModule()),
+                                     hasType(cxxRecordDecl(hasDefinition())))
+                                 .bind("holder")),
+                    this);
 }
 
 void ModuleVariableRule::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *Holder = Result.Nodes.getNodeAs<VarDecl>("holder")) {
+    placeModuleMembers(Ctx, *Holder, *this);
+    return;
+  }
   const auto *Var = Result.Nodes.getNodeAs<VarDecl>("var");
   ModuleType Type = classifyModuleType(Var->getType());
   if (Type.Class && handles(*Type.Class))

@@ -15,6 +15,13 @@ namespace todevice {
 void placeModuleVariable(MigrationContext &Ctx, const clang::VarDecl &Var, const ModuleType &Type,
                          llvm::StringRef Rule);
 
+class ModuleVariableRule;
+
+/// Moves the module members of a plain (non-module) struct variable right
+/// after it exists: `Holder h;` -> `Holder h; h.proj->to(device);`.
+void placeModuleMembers(MigrationContext &Ctx, const clang::VarDecl &Var,
+                        const ModuleVariableRule &Rule);
+
 /// Base of model-placement and loss-placement: matches module variables of the
 /// main file and places those whose module class the subclass handles().
 class ModuleVariableRule : public Rule {
@@ -23,7 +30,7 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
-protected:
+  /// Whether this rule places modules of `ModuleClass` (models or losses).
   virtual bool handles(const clang::CXXRecordDecl &ModuleClass) const = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 
 using namespace clang;
 
@@ -171,6 +172,18 @@ const Expr *ignoreConversions(const Expr *E) {
   return E;
 }
 
+bool isLibraryDecl(const Decl *D) {
+  const auto *NS = D ? dyn_cast<NamespaceDecl>(D->getDeclContext()->getEnclosingNamespaceContext())
+                     : nullptr;
+  while (NS && isa<NamespaceDecl>(NS->getParent()))
+    NS = cast<NamespaceDecl>(NS->getParent());
+  if (!NS || !NS->getIdentifier())
+    return false;
+  StringRef Top = NS->getName();
+  return Top == "torch" || Top == "at" || Top == "c10" || Top == "caffe2" || Top == "std" ||
+         Top == "__gnu_cxx";
+}
+
 bool isTorchFunction(const FunctionDecl *F, StringRef Name) {
   if (!F || !F->getIdentifier() || F->getName() != Name)
     return false;
@@ -179,6 +192,26 @@ bool isTorchFunction(const FunctionDecl *F, StringRef Name) {
     return false;
   std::string Qualified = NS->getQualifiedNameAsString();
   return Qualified == "torch" || Qualified == "at";
+}
+
+bool isMovedToDevice(ASTContext &Ast, const Expr &E) {
+  const Expr *Current = &E;
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(*Current);
+    const auto *Parent = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+    if (!Parent)
+      return false;
+    if (const auto *Member = dyn_cast<MemberExpr>(Parent)) {
+      DynTypedNodeList Calls = Ast.getParents(*Member);
+      const auto *Move = Calls.empty() ? nullptr : Calls[0].get<CXXMemberCallExpr>();
+      const NamedDecl *Method = Member->getMemberDecl();
+      return Method->getIdentifier() && Method->getName() == "to" && Move && Move->getNumArgs() &&
+             isDeviceExpression(*ignoreConversions(Move->getArg(0)));
+    }
+    if (!isa<ParenExpr, ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr>(Parent))
+      return false;
+    Current = Parent;
+  }
 }
 
 } // namespace todevice

@@ -5,6 +5,7 @@
 // handled the same way as fully qualified code.
 #pragma once
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
@@ -61,6 +62,13 @@ inline bool isDeviceExpression(const clang::Expr &E) {
 /// Strips implicit casts, temporaries and converting constructors, returning the
 /// expression as written (e.g. `torch::kFloat` for an implicit TensorOptions).
 const clang::Expr *ignoreConversions(const clang::Expr *E);
+
+/// True if `E` is moved where it is used: `E.to(<device>)` or `(E).to(<device>)`.
+bool isMovedToDevice(clang::ASTContext &Ast, const clang::Expr &E);
+
+/// True if `D` is declared in LibTorch's or the standard library's namespaces
+/// (torch, at, c10, caffe2, std).
+bool isLibraryDecl(const clang::Decl *D);
 
 /// True if the function's qualified name is `torch::<Name>` or `at::<Name>`.
 bool isTorchFunction(const clang::FunctionDecl *F, llvm::StringRef Name);

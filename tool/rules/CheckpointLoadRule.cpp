@@ -77,7 +77,8 @@ void CheckpointLoadRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Load = Result.Nodes.getNodeAs<CallExpr>("load");
   const auto *Var = Result.Nodes.getNodeAs<VarDecl>("var");
   const auto *Block = Result.Nodes.getNodeAs<CompoundStmt>("block");
-  if (!Ctx.rewritableOrReported(Load->getSourceRange(), name()) || Ctx.isKeptOnCpu(Load->getBeginLoc()))
+  if (!Ctx.rewritableOrReported(Load->getSourceRange(), name()) ||
+      Ctx.isKeptOnCpu(Load->getBeginLoc()) || Ctx.isPerSampleCode(*Load))
     return;
   const CXXRecordDecl *Record = Var->getType().getNonReferenceType()->getAsCXXRecordDecl();
   const Stmt *Next = statementAfter(*Block, *Load);

@@ -11,20 +11,32 @@ namespace todevice {
 namespace {
 
 /// The uses of `batch.<field>` in a loop body, and whether the body already
-/// moves or replaces the field.
+/// moves or replaces the field. In a template's own body (not instantiated)
+/// the uses are dependent member expressions, looked at by name.
 class FieldUses : public RecursiveASTVisitor<FieldUses> {
 public:
   FieldUses(const VarDecl &Batch, StringRef Field) : Batch(Batch), Field(Field) {}
 
   bool VisitMemberExpr(MemberExpr *Member) {
-    const auto *Base = dyn_cast<DeclRefExpr>(Member->getBase()->IgnoreParenImpCasts());
-    if (Base && Base->getDecl() == &Batch && Member->getMemberDecl()->getName() == Field)
+    if (isField(Member))
       Uses.push_back(Member);
+    return true;
+  }
+  bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *Member) {
+    if (isField(Member))
+      Uses.push_back(Member);
+    else if (Member->getMember().getAsString() == "to" && isField(Member->getBase()))
+      AlreadyHandled = true; // `batch.data.to(...)` in a template: the user moves it
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
     if (Op->isAssignmentOp() && Op->getNumArgs() && isField(Op->getArg(0)))
       AlreadyHandled = true; // `batch.data = ...`
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *Op) { // type-dependent `batch.data = ...`
+    if (Op->isAssignmentOp() && isField(Op->getLHS()))
+      AlreadyHandled = true;
     return true;
   }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
@@ -36,18 +48,40 @@ public:
     return true;
   }
 
-  std::vector<const MemberExpr *> Uses;
+  std::vector<const Expr *> Uses;
   bool AlreadyHandled = false;
 
 private:
   bool isField(const Expr *E) const {
-    const auto *Member = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
-    const auto *Base = Member ? dyn_cast<DeclRefExpr>(Member->getBase()->IgnoreParenImpCasts()) : nullptr;
-    return Base && Base->getDecl() == &Batch && Member->getMemberDecl()->getName() == Field;
+    E = E->IgnoreParenImpCasts();
+    const Expr *Base = nullptr;
+    if (const auto *Member = dyn_cast<MemberExpr>(E);
+        Member && Member->getMemberDecl()->getName() == Field)
+      Base = Member->getBase();
+    else if (const auto *Dependent = dyn_cast<CXXDependentScopeMemberExpr>(E);
+             Dependent && !Dependent->isImplicitAccess() &&
+             Dependent->getMember().getAsString() == Field)
+      Base = Dependent->getBase();
+    const auto *Ref = Base ? dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts()) : nullptr;
+    return Ref && Ref->getDecl() == &Batch;
   }
   const VarDecl &Batch;
   StringRef Field;
 };
+
+/// Whether the template holding `Var` is instantiated in this file (then each
+/// instantiation says what the loop variable really is).
+bool isInstantiated(const VarDecl &Var) {
+  const auto *Function = dyn_cast_or_null<FunctionDecl>(Var.getParentFunctionOrMethod());
+  if (!Function)
+    return false;
+  if (const FunctionTemplateDecl *Template = Function->getDescribedFunctionTemplate())
+    return !Template->specializations().empty();
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Function))
+    if (const ClassTemplateDecl *Template = Method->getParent()->getDescribedClassTemplate())
+      return !Template->specializations().empty();
+  return false;
+}
 
 bool isExampleType(QualType Type) {
   const auto *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
@@ -57,42 +91,67 @@ bool isExampleType(QualType Type) {
 } // namespace
 
 void DataLoaderBatchRule::registerMatchers(MatchFinder &Finder) {
-  Finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
-                             cxxForRangeStmt(isExpansionInMainFile(),
-                                             hasBody(compoundStmt().bind("body")))
-                                 .bind("loop")),
-                    this);
+  auto Loop = cxxForRangeStmt(isExpansionInMainFile(), hasBody(compoundStmt().bind("body")));
+  Finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, Loop.bind("loop")), this);
+  // `template <typename Loader> void train(Loader &loader)`: the batch's type
+  // is known only in each instantiation, whose locations are the template's;
+  // the first instantiation rewrites the loop once.
+  Finder.addMatcher(
+      traverse(TK_AsIs, cxxForRangeStmt(Loop, isInTemplateInstantiation()).bind("loop")), this);
 }
 
 void DataLoaderBatchRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Loop = Result.Nodes.getNodeAs<CXXForRangeStmt>("loop");
   const auto *Body = Result.Nodes.getNodeAs<CompoundStmt>("body");
   const VarDecl *Batch = Loop->getLoopVariable();
-  if (!Batch || !isExampleType(Batch->getType()) || Body->body_empty() ||
-      !Ctx.isRewritable(Body->getSourceRange()) || Ctx.isKeptOnCpu(Loop->getBeginLoc()))
+  if (!Batch || Body->body_empty() || !Ctx.isRewritable(Body->getSourceRange()) ||
+      Ctx.isKeptOnCpu(Loop->getBeginLoc()) || Ctx.isPerSampleCode(*Loop))
     return;
-  bool IsConst = Batch->getType().getNonReferenceType().isConstQualified();
-  std::string Indent = Ctx.indentationOf(Body->body_front()->getBeginLoc());
+  // Uninstantiated template: a dependent loop variable whose `.data` or
+  // `.target` is used is taken for a batch (moving a tensor already on the
+  // device costs nothing), and a note says so.
+  const bool Assumed = Batch->getType()->isDependentType() && !isInstantiated(*Batch);
+  if (!Assumed && !isExampleType(Batch->getType()))
+    return;
+  if (!RewrittenLoops.insert(Ctx.offsetOf(Loop->getBeginLoc())).second)
+    return; // another instantiation of the same loop
+  std::string Moves = moveFields(*Batch, *Body, Assumed);
+  if (Moves.empty())
+    return;
+  Ctx.insert(Ctx.offsetAfterToken(Body->getLBracLoc()), Moves, name());
+  if (Assumed)
+    Ctx.report(Batch->getLocation(), Finding::Level::Note,
+               "'" + Batch->getName().str() +
+                   "' is taken for a data-loader batch (its type depends on a template "
+                   "parameter and the template is not instantiated in this file); its data "
+                   "and target are moved to the device",
+               name());
+}
+
+std::string DataLoaderBatchRule::moveFields(const VarDecl &Batch, const CompoundStmt &Body,
+                                            bool Assumed) {
+  bool IsConst = Batch.getType().getNonReferenceType().isConstQualified();
+  std::string Indent = Ctx.indentationOf(Body.body_front()->getBeginLoc());
   std::string Moves;
   for (StringRef Field : {"data", "target"}) {
-    FieldUses Uses(*Batch, Field);
-    Uses.TraverseStmt(const_cast<CompoundStmt *>(Body));
-    if (Uses.Uses.empty() || Uses.AlreadyHandled || !isTensorType(Uses.Uses.front()->getType()))
+    FieldUses Uses(Batch, Field);
+    Uses.TraverseStmt(const_cast<CompoundStmt *>(&Body));
+    if (Uses.Uses.empty() || Uses.AlreadyHandled ||
+        (!Assumed && !isTensorType(Uses.Uses.front()->getType())))
       continue;
-    std::string Source = Batch->getName().str() + "." + Field.str();
-    std::string Device = Ctx.deviceAt(*Body->body_front());
+    std::string Source = Batch.getName().str() + "." + Field.str();
+    std::string Device = Ctx.deviceAt(*Body.body_front());
     if (!IsConst) {
       Moves += "\n" + Indent + Source + " = " + Source + ".to(" + Device + ");";
       continue;
     }
     std::string Local =
-        Ctx.freshName(Batch->getName().str() + "_" + Field.str(), Field.str() + "_on_device");
+        Ctx.freshName(Batch.getName().str() + "_" + Field.str(), Field.str() + "_on_device");
     Moves += "\n" + Indent + "auto " + Local + " = " + Source + ".to(" + Device + ");";
-    for (const MemberExpr *Use : Uses.Uses)
+    for (const Expr *Use : Uses.Uses)
       Ctx.replace(Use->getSourceRange(), Local, name());
   }
-  if (!Moves.empty())
-    Ctx.insert(Ctx.offsetAfterToken(Body->getLBracLoc()), Moves, name());
+  return Moves;
 }
 
 } // namespace todevice

@@ -7,9 +7,12 @@
 // Stack transform, or the std::vector<Example> batches of one without). A const
 // loop variable cannot be assigned: its fields are copied into fresh variables
 // (`auto batch_data = batch.data.to(device);`) and the uses renamed.
+// In a function template the loop is rewritten once, from its instantiations.
 #pragma once
 
 #include "../lib/Rule.h"
+
+#include <set>
 
 namespace todevice {
 
@@ -18,6 +21,13 @@ public:
   using Rule::Rule;
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  /// The statements moving the fields of `Batch` used in `Body` (renaming the
+  /// uses of a const batch); empty when there is nothing to move.
+  std::string moveFields(const clang::VarDecl &Batch, const clang::CompoundStmt &Body,
+                         bool Assumed);
+  std::set<unsigned> RewrittenLoops; ///< offsets of loops already rewritten
 };
 
 } // namespace todevice

@@ -25,6 +25,15 @@ bool mentionsAvailabilityCheck(const Stmt *S) {
   return false;
 }
 
+/// Is `Arg` an argument of the call `Parent`, one that is not a comparison
+/// (`device.type() == torch::kCUDA` is an operator call too)?
+bool isPlacementArgument(const DynTypedNode &Parent, const Expr &Arg) {
+  const auto *Call = Parent.get<CallExpr>();
+  if (!Call || isa<CXXOperatorCallExpr>(Call))
+    return false;
+  return llvm::is_contained(Call->arguments(), &Arg);
+}
+
 } // namespace
 
 void HardcodedDeviceRule::registerMatchers(MatchFinder &Finder) {
@@ -101,6 +110,12 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
       Ctx.replace(Ref.getSourceRange(), Ctx.deviceExpression(), name());
       return;
     }
+  }
+  // `TensorOptions().device(torch::kCUDA)`: the device type is forwarded to a
+  // template (no conversion to Device at the call), but it places all the same.
+  if (!ConvertedTo && isPlacementArgument(Parent, *Used)) {
+    Ctx.replace(Ref.getSourceRange(), Ctx.deviceAt(Ref), name());
+    return;
   }
   if (!ConvertedTo) {
     Ctx.report(Ref.getBeginLoc(), Finding::Level::Warning,

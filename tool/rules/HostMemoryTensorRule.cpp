@@ -24,8 +24,8 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
 
   auto DeviceCopy = clang::transformer::run([this](const MatchFinder::MatchResult &Result) -> Expected<std::string> {
     const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
-    if (Ctx.isKeptOnCpu(Call->getBeginLoc()))
-      return std::string(); // the user keeps it on the CPU
+    if (Ctx.isKeptOnCpu(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call))
+      return std::string(); // the user keeps it on the CPU, or the batch is moved
     if (Ctx.registerInstead(*Call))
       return std::string(); // the registry moves it
     return ".to(" + Ctx.deviceAt(*Call) + ")";

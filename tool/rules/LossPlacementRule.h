@@ -11,8 +11,6 @@ namespace todevice {
 class LossPlacementRule : public ModuleVariableRule {
 public:
   using ModuleVariableRule::ModuleVariableRule;
-
-protected:
   bool handles(const clang::CXXRecordDecl &ModuleClass) const override {
     return isLossModule(&ModuleClass);
   }

@@ -12,8 +12,6 @@ namespace todevice {
 class ModelPlacementRule : public ModuleVariableRule {
 public:
   using ModuleVariableRule::ModuleVariableRule;
-
-protected:
   bool handles(const clang::CXXRecordDecl &ModuleClass) const override {
     return !isLossModule(&ModuleClass);
   }

@@ -10,6 +10,7 @@
 #include "HostMemoryTensorRule.h"
 #include "LossPlacementRule.h"
 #include "ModelPlacementRule.h"
+#include "ReceivedTensorRule.h"
 #include "RegistryRule.h"
 #include "TensorFactoryRule.h"
 
@@ -27,6 +28,10 @@ llvm::ArrayRef<RuleInfo> allRules() {
        createRule<LossPlacementRule>},
       {"data-loader-batch", "move each batch's data and target once, at the top of the loop body",
        createRule<DataLoaderBatchRule>},
+      {"received-tensor",
+       "move tensors returned by code the tool cannot see (another file, a dataset) where they "
+       "are received",
+       createRule<ReceivedTensorRule>},
       {"hardcoded-device", "make hard-coded CUDA devices (.cuda(), torch::kCUDA) portable",
        createRule<HardcodedDeviceRule>},
       {"discarded-move", "assign back tensor moves whose result is discarded (x.to(d);)",

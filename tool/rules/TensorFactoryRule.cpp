@@ -2,7 +2,9 @@
 #include "../lib/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -10,8 +12,7 @@ using namespace clang::ast_matchers;
 namespace todevice {
 namespace {
 
-/// Does a TensorOptions expression name a device?
-enum class DeviceNamed { Yes, No, Unknown };
+using DeviceNamed = TensorFactoryRule::DeviceNamed;
 
 bool isDeviceSetter(StringRef Name) { return Name == "device" || Name == "device_index"; }
 
@@ -19,6 +20,9 @@ DeviceNamed optionsNameDevice(const Expr *E, int Depth = 0) {
   if (!E || Depth > 8)
     return DeviceNamed::Unknown;
   E = E->IgnoreImplicit()->IgnoreParens()->IgnoreImplicit();
+  // `torch::TensorOptions(torch::kFloat)`: options built in place.
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    return optionsNameDevice(Cast->getSubExpr(), Depth + 1);
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E)) {
     const CXXMethodDecl *Method = Member->getMethodDecl();
     if (!Method || !Method->getIdentifier())
@@ -37,10 +41,13 @@ DeviceNamed optionsNameDevice(const Expr *E, int Depth = 0) {
     if (isTensorOptionsType(T))
       return optionsNameDevice(Arg, Depth + 1); // a copy
     // TensorOptions(device), TensorOptions(torch::kCUDA), TensorOptions("cuda:0")
-    if (isDeviceType(T) || isDeviceTypeEnum(T) || T->isPointerType() || T->isArrayType() ||
-        T->isRecordType())
+    if (isDeviceType(T) || isDeviceTypeEnum(T) || T->isPointerType() || T->isArrayType())
       return DeviceNamed::Yes;
-    return DeviceNamed::No;
+    // A dtype (ScalarType, caffe2::TypeMeta), layout or memory format.
+    const CXXRecordDecl *Record = T->getAsCXXRecordDecl();
+    if (T->isEnumeralType() || (Record && Record->getQualifiedNameAsString() == "caffe2::TypeMeta"))
+      return DeviceNamed::No;
+    return T->isRecordType() ? DeviceNamed::Yes : DeviceNamed::No; // std::string "cuda"
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *F = Call->getDirectCallee();
@@ -80,8 +87,51 @@ bool isBracedList(const Expr *E) {
 
 /// Can `.device(...)` be appended to E's text without parentheses?
 bool isPostfixExpression(const Expr *E) {
+  E = E->IgnoreImplicit();
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) // `a * b` is a call, but not postfix
+    return Op->getOperator() == OO_Call || Op->getOperator() == OO_Subscript;
   return !isBracedList(E) && isa<CallExpr, DeclRefExpr, MemberExpr, ParenExpr, CXXTemporaryObjectExpr,
-                                 CXXFunctionalCastExpr, CXXConstructExpr>(E->IgnoreImplicit());
+                                 CXXFunctionalCastExpr, CXXConstructExpr>(E);
+}
+
+/// Whether a factory's options argument (as passed) names a device.
+DeviceNamed optionsDevice(const Expr *Options) {
+  if (isa<CXXDefaultArgExpr>(Options))
+    return DeviceNamed::No;
+  const Expr *Written = ignoreConversions(Options);
+  QualType Type = Written->getType();
+  if (isDeviceType(Type) || isDeviceTypeEnum(Type))
+    return DeviceNamed::Yes;
+  if (isTensorOptionsType(Type))
+    return optionsNameDevice(Written);
+  return DeviceNamed::No; // a dtype, layout or memory format converted implicitly
+}
+
+/// The outermost expression `Call` is part of that a macro use expands to
+/// entirely (`MAKE_NOISE(3)` -> `torch::randn({3})`, or `torch::randn({3}) * 2`),
+/// when it is a tensor value; null when the macro expands to more (a statement,
+/// a declaration) or to an lvalue (`x = torch::randn(...)`).
+const Expr *valueOfMacroUse(ASTContext &Ast, const CallExpr &Call) {
+  const SourceManager &SM = Ast.getSourceManager();
+  SourceRange Use = SM.getExpansionRange(Call.getSourceRange()).getAsRange();
+  const Expr *Value = &Call;
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(*Value);
+    const auto *Parent = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+    if (!Parent || !Parent->getBeginLoc().isMacroID() || !Parent->getEndLoc().isMacroID() ||
+        SM.getExpansionRange(Parent->getSourceRange()).getAsRange() != Use)
+      break;
+    Value = Parent;
+  }
+  while (Value != &Call && isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                                ExprWithCleanups>(Value))
+    Value = cast<Expr>(*Value->child_begin());
+  // The macro's whole expansion, from its first token to its last.
+  const LangOptions &Lang = Ast.getLangOpts();
+  if (!Lexer::isAtStartOfMacroExpansion(Value->getBeginLoc(), SM, Lang) ||
+      !Lexer::isAtEndOfMacroExpansion(Value->getEndLoc(), SM, Lang))
+    return nullptr;
+  return isTensorType(Value->getType()) && Value->isPRValue() ? Value : nullptr;
 }
 
 int optionsParameterIndex(const FunctionDecl &F) {
@@ -126,80 +176,95 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
   if (Instantiated)
     Call = Result.Nodes.getNodeAs<CallExpr>("instantiated-call");
   const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee || !Ctx.sources().isInMainFile(Ctx.sources().getExpansionLoc(Call->getBeginLoc())))
+  const SourceManager &SM = Ctx.sources();
+  if (!Callee || !SM.isInMainFile(SM.getExpansionLoc(Call->getBeginLoc())) ||
+      Ctx.isKeptOnCpu(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call))
     return;
-  if (Ctx.isKeptOnCpu(Call->getBeginLoc()))
-    return;
-  if (!Ctx.isRewritable(Call->getSourceRange())) {
-    Ctx.report(Call->getBeginLoc(), Finding::Level::Warning,
-               "tensor created on the CPU inside a macro expansion; not rewritten "
-               "(add the device to the macro's options by hand)",
-               name());
-    return;
-  }
   int OptionsIndex = optionsParameterIndex(*Callee);
   if (OptionsIndex < 0 || static_cast<unsigned>(OptionsIndex) >= Call->getNumArgs())
     return;
-  unsigned Explicit = 0;
-  while (Explicit < Call->getNumArgs() && !isa<CXXDefaultArgExpr>(Call->getArg(Explicit)))
-    ++Explicit;
-
-  const std::string NS = Ctx.torchNamespace().str();
   const Expr *Options = Call->getArg(OptionsIndex);
-  if (isa<CXXDefaultArgExpr>(Options)) {
-    // Only the position right after the last written argument can be filled.
-    if (static_cast<unsigned>(OptionsIndex) != Explicit || Explicit == 0)
-      return;
-    if (!Instantiated && Ctx.registerInstead(*Call))
-      return;
-    unsigned Offset = Ctx.offsetAfterToken(Call->getArg(Explicit - 1)->getEndLoc());
-    Ctx.insert(Offset, ", " + NS + "::device(" + Ctx.deviceAt(*Call) + ")", name());
-    return;
-  }
-
-  const Expr *Written = ignoreConversions(Options);
-  QualType WrittenType = Written->getType();
-  if (isDeviceType(WrittenType) || isDeviceTypeEnum(WrittenType))
+  DeviceNamed Named = optionsDevice(Options);
+  if (Named == DeviceNamed::Yes)
     return; // already placed (hard-coded devices are another rule's business)
-  if (!Ctx.isRewritable(Written->getSourceRange()))
-    return;
-  if (isTensorOptionsType(WrittenType)) {
-    switch (optionsNameDevice(Written)) {
-    case DeviceNamed::Yes:
-      return;
-    case DeviceNamed::Unknown:
-      Ctx.report(Written->getBeginLoc(), Finding::Level::Note,
-                 "tensor options come from elsewhere; not rewritten (make sure they name the "
-                 "device)",
-                 name());
-      return;
-    case DeviceNamed::No:
-      break;
-    }
-    if (!Instantiated && Ctx.registerInstead(*Call))
-      return;
-    std::string Device = Ctx.deviceAt(*Call);
-    if (isPostfixExpression(Written)) {
-      Ctx.insert(Ctx.offsetAfterToken(Written->getEndLoc()), ".device(" + Device + ")", name());
-    } else if (isBracedList(Written)) { // {kFloat32} -> TensorOptions{kFloat32}.device(d)
-      Ctx.replace(Written->getSourceRange(),
-                  NS + "::TensorOptions" + Ctx.text(Written->getSourceRange()).str() + ".device(" +
-                      Device + ")",
-                  name());
-    } else {
-      Ctx.replace(Written->getSourceRange(),
-                  "(" + Ctx.text(Written->getSourceRange()).str() + ").device(" + Device + ")",
-                  name());
-    }
+  if (!Ctx.isRewritable(Call->getSourceRange())) {
+    placeWhereMacroIsUsed(*Call, Named);
     return;
   }
-  // A dtype, layout or memory format converted to TensorOptions implicitly.
-  if (!Instantiated && Ctx.registerInstead(*Call))
+  if (isa<CXXDefaultArgExpr>(Options))
+    addOptions(*Call, OptionsIndex, Instantiated);
+  else
+    addDeviceToOptions(*Call, *ignoreConversions(Options), Named, Instantiated);
+}
+
+void TensorFactoryRule::addOptions(const CallExpr &Call, unsigned OptionsIndex, bool Instantiated) {
+  unsigned Explicit = 0;
+  while (Explicit < Call.getNumArgs() && !isa<CXXDefaultArgExpr>(Call.getArg(Explicit)))
+    ++Explicit;
+  // Only the position right after the last written argument can be filled.
+  if (OptionsIndex != Explicit || Explicit == 0)
     return;
-  Ctx.replace(Written->getSourceRange(),
-              NS + "::TensorOptions(" + Ctx.text(Written->getSourceRange()).str() + ").device(" +
-                  Ctx.deviceAt(*Call) + ")",
-              name());
+  if (!Instantiated && Ctx.registerInstead(Call))
+    return;
+  unsigned Offset = Ctx.offsetAfterToken(Call.getArg(Explicit - 1)->getEndLoc());
+  Ctx.insert(Offset, ", " + Ctx.torchNamespace().str() + "::device(" + Ctx.deviceAt(Call) + ")",
+             name());
+}
+
+void TensorFactoryRule::addDeviceToOptions(const CallExpr &Call, const Expr &Written,
+                                           DeviceNamed Named, bool Instantiated) {
+  if (!Ctx.isRewritable(Written.getSourceRange()))
+    return;
+  if (Named == DeviceNamed::Unknown) {
+    Ctx.report(Written.getBeginLoc(), Finding::Level::Note,
+               "tensor options come from elsewhere; not rewritten (make sure they name the "
+               "device)",
+               name());
+    return;
+  }
+  if (!Instantiated && Ctx.registerInstead(Call))
+    return;
+  const std::string NS = Ctx.torchNamespace().str();
+  std::string Device = Ctx.deviceAt(Call);
+  std::string Text = Ctx.text(Written.getSourceRange()).str();
+  if (!isTensorOptionsType(Written.getType())) // a dtype, layout or memory format
+    Ctx.replace(Written.getSourceRange(),
+                NS + "::TensorOptions(" + Text + ").device(" + Device + ")", name());
+  else if (isPostfixExpression(&Written))
+    Ctx.insert(Ctx.offsetAfterToken(Written.getEndLoc()), ".device(" + Device + ")", name());
+  else if (isBracedList(&Written)) // {kFloat32} -> TensorOptions{kFloat32}.device(d)
+    Ctx.replace(Written.getSourceRange(),
+                NS + "::TensorOptions" + Text + ".device(" + Device + ")", name());
+  else
+    Ctx.replace(Written.getSourceRange(), "(" + Text + ").device(" + Device + ")", name());
+}
+
+void TensorFactoryRule::placeWhereMacroIsUsed(const CallExpr &Call, DeviceNamed Named) {
+  const SourceManager &SM = Ctx.sources();
+  SourceLocation Use = SM.getExpansionLoc(Call.getBeginLoc());
+  const Expr *Value = valueOfMacroUse(Ctx.ast(), Call);
+  if (Named == DeviceNamed::Unknown || !Value || !Ctx.isRewritable(SM.getExpansionRange(Value->getSourceRange()).getAsRange())) {
+    Ctx.report(Use, Finding::Level::Warning,
+               "tensor created on the CPU inside a macro expansion whose value is not a "
+               "tensor expression; not rewritten (add the device to the macro's options by hand)",
+               name());
+    return;
+  }
+  if (isMovedToDevice(Ctx.ast(), *Value))
+    return;
+  // The macro stays as written (its other uses may want the CPU): the value
+  // it expands to is moved where it is used, `MAKE_NOISE(3).to(device)`.
+  CharSourceRange Range = SM.getExpansionRange(Value->getSourceRange());
+  std::string Move = ".to(" + Ctx.deviceAt(*Value) + ")";
+  if (!isPostfixExpression(Value)) {
+    Ctx.insert(Ctx.offsetOf(Range.getBegin()), "(", name());
+    Move = ")" + Move;
+  }
+  Ctx.insert(Ctx.offsetAfterToken(Range.getEnd()), Move, name());
+  Ctx.report(Use, Finding::Level::Note,
+             "tensor created on the CPU by a macro; the macro is kept as written and its value "
+             "is moved to the device here",
+             name());
 }
 
 } // namespace todevice

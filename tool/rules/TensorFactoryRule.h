@@ -3,7 +3,9 @@
 //   torch::zeros({3}, torch::kFloat)   -> torch::zeros({3}, torch::TensorOptions(torch::kFloat).device(device))
 //   torch::ones({2}, torch::dtype(k))  -> torch::ones({2}, torch::dtype(k).device(device))
 // Calls whose options already name a device (or whose options cannot be seen,
-// such as a function parameter) are left alone.
+// such as a function parameter) are left alone, and so is per-sample code (a
+// dataset's get(): the batch is moved instead). A factory in a macro body is
+// placed where the macro is used: MAKE_NOISE(3) -> MAKE_NOISE(3).to(device).
 #pragma once
 
 #include "../lib/Rule.h"
@@ -18,6 +20,18 @@ public:
 
   /// The factory functions, without namespace (each exists as torch:: and at::).
   static llvm::ArrayRef<llvm::StringRef> factoryNames();
+
+  /// Does a factory's options argument name a device?
+  enum class DeviceNamed { Yes, No, Unknown };
+
+private:
+  /// `torch::ones({2})` -> `torch::ones({2}, torch::device(d))`.
+  void addOptions(const clang::CallExpr &Call, unsigned OptionsIndex, bool Instantiated);
+  /// `torch::ones({2}, opts)` -> `torch::ones({2}, opts.device(d))`.
+  void addDeviceToOptions(const clang::CallExpr &Call, const clang::Expr &Written,
+                          DeviceNamed Named, bool Instantiated);
+  /// The factory comes from a macro body: move the macro's value where it is used.
+  void placeWhereMacroIsUsed(const clang::CallExpr &Call, DeviceNamed Named);
 };
 
 } // namespace todevice

@@ -1,0 +1,45 @@
+// Per-sample code: what a data loader runs for each index (a dataset's get(),
+// a transform's apply()) and what only that code calls.
+//
+// Authors of LibTorch programs build samples on the CPU and move one stacked
+// batch per step. Placing a factory of get() on the device would turn every
+// sample into its own small device allocation or host→device copy, so rules
+// keep such code on the CPU and the batch is moved where the loop receives it.
+#pragma once
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ASTTypeTraits.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace todevice {
+
+/// True for the classes a data loader calls per sample: subclasses of
+/// torch::data::datasets::BatchDataset (Dataset, MapDataset, ...) and of
+/// torch::data::transforms::BatchTransform (Transform, Lambda, ...).
+bool isPerSampleClass(const clang::CXXRecordDecl *Class);
+
+class PerSampleCode {
+public:
+  /// Collects, in one traversal of the main file, the functions called only
+  /// from per-sample code (to a fixed point: a helper of a helper of get()).
+  explicit PerSampleCode(clang::ASTContext &Ctx);
+
+  /// True if `Site` sits in per-sample code: inside a member (or a member
+  /// initialiser, or a lambda in a member) of a per-sample class, or inside a
+  /// function of the main file called only from per-sample code.
+  bool contains(const clang::DynTypedNode &Site) const;
+  /// True if a call to `F` yields a value built by per-sample code (a method of
+  /// a dataset, or a function only per-sample code calls).
+  bool isPerSampleFunction(const clang::FunctionDecl *F) const;
+
+  /// Where a node's code runs (PerSampleCode.cpp).
+  struct EnclosingCode;
+
+private:
+  bool isPerSample(const EnclosingCode &Code) const;
+
+  clang::ASTContext &Ctx;
+  llvm::DenseSet<const clang::FunctionDecl *> OnlyCalledPerSample;
+};
+
+} // namespace todevice

@@ -1,0 +1,108 @@
+#include "ReceivedTensorRule.h"
+#include "../lib/TorchTypes.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace todevice {
+namespace {
+
+/// Can a value of `Type` carry tensors into a call: a tensor, a module, a
+/// batch, or a container or pointer of them?
+bool carriesTensors(QualType Type, int Depth = 0) {
+  if (Type.isNull() || Depth > 4)
+    return false;
+  Type = Type.getNonReferenceType();
+  if (Type->isPointerType())
+    return carriesTensors(Type->getPointeeType(), Depth + 1);
+  if (isTensorType(Type) || classifyModuleType(Type).Handle != ModuleHandle::None)
+    return true;
+  const CXXRecordDecl *Record = Type->getAsCXXRecordDecl();
+  if (!Record)
+    return false;
+  if (isOrDerivesFrom(Record, "torch::nn::Module") ||
+      Record->getQualifiedNameAsString() == "torch::data::Example")
+    return true;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Record))
+    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+      if (Arg.getKind() == TemplateArgument::Type && carriesTensors(Arg.getAsType(), Depth + 1))
+        return true;
+  return false;
+}
+
+/// Does the program place what `F` returns? Library functions follow their
+/// arguments or their options (another rule's business); the functions of the
+/// files this run migrates are placed there, unless they are per-sample code.
+bool isPlacedSource(MigrationContext &Ctx, const FunctionDecl &F) {
+  if (isLibraryDecl(&F))
+    return true;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(&F);
+      Method && (isOrDerivesFrom(Method->getParent(), "torch::nn::Module") ||
+                 classifyModuleType(Ctx.ast().getRecordType(Method->getParent())).Handle !=
+                     ModuleHandle::None))
+    return true; // a module's forward() and friends compute on its device
+  const FunctionDecl *Definition = F.getDefinition();
+  return Definition && Ctx.isMigratedInThisRun(Definition->getLocation()) &&
+         !Ctx.perSample().isPerSampleFunction(&F);
+}
+
+/// `f().size(0)`, `f().item<float>()`: the tensor is asked a host question,
+/// not used for device computation.
+bool isQueriedOnHost(ASTContext &Ast, const Expr &Call) {
+  const Expr *Current = &Call;
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(*Current);
+    const auto *Parent = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+    if (!Parent || !isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                        ParenExpr, MemberExpr>(Parent))
+      return false;
+    if (isa<MemberExpr>(Parent)) {
+      DynTypedNodeList Calls = Ast.getParents(*Parent);
+      const auto *Method = Calls.empty() ? nullptr : Calls[0].get<CXXMemberCallExpr>();
+      return Method && !isTensorType(Method->getType());
+    }
+    Current = Parent;
+  }
+}
+
+} // namespace
+
+void ReceivedTensorRule::registerMatchers(MatchFinder &Finder) {
+  Finder.addMatcher(
+      traverse(TK_IgnoreUnlessSpelledInSource,
+               callExpr(isExpansionInMainFile(), unless(cxxOperatorCallExpr()),
+                        callee(functionDecl(returns(qualType(unless(referenceType())))).bind("callee")),
+                        unless(hasParent(compoundStmt())))
+                   .bind("call")),
+      this);
+}
+
+void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  const auto *Callee = Result.Nodes.getNodeAs<FunctionDecl>("callee");
+  if (!isTensorType(Call->getType()) || isPlacedSource(Ctx, *Callee) ||
+      llvm::any_of(Call->arguments(), [](const Expr *Arg) { return carriesTensors(Arg->getType()); }))
+    return;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+      Member && carriesTensors(Member->getImplicitObjectArgument()->getType()))
+    return;
+  if (!Ctx.rewritableOrReported(Call->getSourceRange(), name()) ||
+      Ctx.isKeptOnCpu(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call) ||
+      isMovedToDevice(Ctx.ast(), *Call) || isQueriedOnHost(Ctx.ast(), *Call))
+    return;
+  Ctx.insert(Ctx.offsetAfterToken(Call->getEndLoc()), ".to(" + Ctx.deviceAt(*Call) + ")", name());
+  std::string Why = Ctx.perSample().isPerSampleFunction(Callee)
+                        ? "is per-sample code, which stays on the CPU"
+                        : "is not in a file this run migrates";
+  Ctx.report(Call->getBeginLoc(), Finding::Level::Note,
+             "'" + Callee->getNameAsString() + "' returns a tensor whose placement the tool " +
+                 "cannot see (its body " + Why + "): moved to the device where it is received " +
+                 "(no copy if it is there already)",
+             name());
+}
+
+} // namespace todevice

@@ -1,0 +1,22 @@
+// received-tensor: a tensor that comes from code the tool cannot see or does
+// not place (a function of another file, a dataset's method, which stays on
+// the CPU) is moved once where the program receives it:
+//   auto ids = corpus.get_data(batch_size);  ->  auto ids = corpus.get_data(batch_size).to(device);
+// Moving a tensor that is already on the device returns it without a copy, so
+// this costs nothing when the function did place it. Only sources are moved:
+// calls given no tensor or module (what such a call returns derives from its
+// arguments, which are placed already). A note says what was assumed.
+#pragma once
+
+#include "../lib/Rule.h"
+
+namespace todevice {
+
+class ReceivedTensorRule : public Rule {
+public:
+  using Rule::Rule;
+  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+};
+
+} // namespace todevice
