@@ -116,8 +116,11 @@ void register_all() {
   torch::Library& aten = new_library("aten", kSimKey);
   register_native_kernels(aten);
   register_fallback(new_library("_", kSimKey), aten);
-  register_dropout(aten);
-  register_dropout(new_library("aten", c10::DispatchKey::AutogradXPU));
+  torch::Library& autograd = new_library("aten", c10::DispatchKey::AutogradXPU);
+  for (torch::Library* library : {&aten, &autograd}) {
+    register_dropout(*library);
+    register_recurrent_layers(*library);
+  }
   for (c10::DispatchKey key : {c10::DispatchKey::Conjugate, c10::DispatchKey::Negative})
     register_conjugation_passthrough(new_library("aten", key));
   install_fault_handler();

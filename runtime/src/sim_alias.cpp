@@ -25,6 +25,13 @@ bool same_geometry(const at::Tensor& a, const at::Tensor& b) {
 }
 
 at::Tensor make_tensor_over(c10::Storage storage, c10::DispatchKey key, const at::Tensor& like) {
+  // An inference tensor exactly when `like` is one. Under InferenceMode a view
+  // of a normal tensor is normal (autograd then gives it the version counter of
+  // its base), while TensorImpl's constructor would make an inference tensor of
+  // it: "Cannot set version_counter for inference tensor".
+  c10::optional<c10::InferenceMode> inference;
+  if (c10::InferenceMode::is_enabled() != like.is_inference())
+    inference.emplace(like.is_inference());
   auto t = at::detail::make_tensor<c10::TensorImpl>(std::move(storage), c10::DispatchKeySet(key),
                                                     like.dtype());
   t.unsafeGetTensorImpl()->set_sizes_and_strides(like.sizes(), like.strides(),
@@ -140,6 +147,13 @@ at::Tensor CpuAliases::result(const at::Tensor& cpu) {
   if (cpu._is_zerotensor()) // no memory behind it (autograd's efficient zeros)
     return at::zeros(cpu.sizes(), cpu.options().device(c10::Device(kSimType, 0)));
   return make_tensor_over(sim_storage_for(cpu.storage()), kSimKey, cpu);
+}
+
+at::Tensor copy_to_new_sim(const at::Tensor& cpu) {
+  at::Tensor sim = at::empty(cpu.sizes(), cpu.options().device(c10::Device(kSimType, 0)));
+  CpuAliases aliases;
+  aliases.alias(sim).copy_(cpu); // the CPU copy kernel on device memory: not a transfer
+  return sim;
 }
 
 } // namespace detail

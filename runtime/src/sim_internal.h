@@ -11,6 +11,7 @@
 //  - sim_fallback.cpp: the boxed kernel for every operator without a native
 //    one: placement check, then the CPU kernel on aliases.
 //  - sim_ops.cpp: the few native kernels (allocation, cross-device copies).
+//  - sim_rnn.cpp: recurrent layers, whose composites take a CPU-only path.
 //  - sim.cpp: registration, public API, transfer statistics.
 #pragma once
 
@@ -51,6 +52,8 @@ void count_device_to_host(std::uint64_t bytes);
 void register_native_kernels(torch::Library& aten_xpu);
 // For the XPU and AutogradXPU keys.
 void register_dropout(torch::Library& aten_xpu_or_autograd_xpu);
+// For the XPU and AutogradXPU keys (sim_rnn.cpp).
+void register_recurrent_layers(torch::Library& aten_xpu_or_autograd_xpu);
 // For the Conjugate and Negative keys.
 void register_conjugation_passthrough(torch::Library& aten_conj_or_neg);
 // After register_native_kernels (it skips operators with an XPU kernel).

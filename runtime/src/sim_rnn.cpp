@@ -1,0 +1,87 @@
+// Recurrent layers, run whole on the CPU.
+//
+// at::lstm, at::gru and at::rnn_* are composites that take a faster path for
+// CPU inputs only (RNN.cpp, FullLayer: the input projection of every time step
+// in one matrix product instead of one per step). On the simulated device the
+// composite would take the per-step path, whose products round differently:
+// an Embedding + LSTM + Adam program then drifts from the CPU in the last
+// digit. So these operators run on the CPU: inputs are copied there through a
+// differentiable copy, the CPU composite runs (recording its autograd graph as
+// on the CPU), and the outputs are copied back, also differentiably. The
+// copies are the simulator's own work: they are not counted as transfers.
+#include "sim_internal.h"
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <torch/csrc/autograd/custom_function.h>
+
+namespace todevice {
+namespace sim {
+namespace detail {
+namespace {
+
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+at::Tensor uncounted_to_cpu(const at::Tensor& sim) {
+  CpuAliases aliases;
+  return aliases.alias(sim).clone(at::MemoryFormat::Preserve);
+}
+
+// A simulated tensor's copy on the CPU; its gradient goes back to the device.
+struct SimToCpu : torch::autograd::Function<SimToCpu> {
+  static at::Tensor forward(AutogradContext*, const at::Tensor& sim) {
+    return uncounted_to_cpu(sim);
+  }
+  static variable_list backward(AutogradContext*, variable_list grads) {
+    return {grads[0].defined() ? copy_to_new_sim(grads[0].contiguous()) : grads[0]};
+  }
+};
+
+// A CPU result's copy on the device; its gradient comes back to the CPU.
+struct CpuToSim : torch::autograd::Function<CpuToSim> {
+  static at::Tensor forward(AutogradContext*, const at::Tensor& cpu) {
+    return copy_to_new_sim(cpu.contiguous());
+  }
+  static variable_list backward(AutogradContext*, variable_list grads) {
+    return {grads[0].defined() ? uncounted_to_cpu(grads[0]) : grads[0]};
+  }
+};
+
+template <typename Convert>
+c10::IValue convert_tensors(const c10::IValue& v, Convert convert) {
+  if (v.isTensor())
+    return v.toTensor().defined() ? c10::IValue(convert(v.toTensor())) : v;
+  if (v.isTensorList()) {
+    c10::List<at::Tensor> out;
+    for (const at::Tensor& t : v.toTensorVector())
+      out.push_back(t.defined() ? convert(t) : t);
+    return c10::IValue(out);
+  }
+  return v;
+}
+
+void run_on_cpu(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
+  const std::size_t nargs = op.schema().arguments().size();
+  const std::size_t nret = op.schema().returns().size();
+  for (std::size_t i = stack->size() - nargs; i < stack->size(); ++i)
+    (*stack)[i] = convert_tensors((*stack)[i], [](const at::Tensor& t) {
+      return is_sim(t) ? SimToCpu::apply(t) : t;
+    });
+  op.callBoxed(stack);
+  for (std::size_t i = stack->size() - nret; i < stack->size(); ++i)
+    (*stack)[i] = convert_tensors((*stack)[i], [](const at::Tensor& t) {
+      return t.device().is_cpu() ? CpuToSim::apply(t) : t;
+    });
+}
+
+} // namespace
+
+void register_recurrent_layers(torch::Library& aten_xpu_or_autograd_xpu) {
+  for (const char* name : {"lstm.input", "lstm.data", "gru.input", "gru.data", "rnn_tanh.input",
+                           "rnn_tanh.data", "rnn_relu.input", "rnn_relu.data"})
+    aten_xpu_or_autograd_xpu.impl(name, torch::CppFunction::makeFromBoxedFunction<&run_on_cpu>());
+}
+
+} // namespace detail
+} // namespace sim
+} // namespace todevice
