@@ -1,21 +1,21 @@
-# Runs EXPECTED and ACTUAL (ACTUAL with the environment ACTUAL_ENV, "VAR=value")
-# and fails unless both succeed and print exactly the same standard output.
-# With EXPECT_FAILURE=<text>, ACTUAL must instead fail with <text> on stderr.
+# Runs EXPECTED and ACTUAL (with the environments EXPECTED_ENV and ACTUAL_ENV,
+# "VAR=value") and fails unless both succeed and print exactly the same
+# standard output. With EXPECT_FAILURE=<text>, ACTUAL must instead fail with
+# <text> on stderr. With MAX_HOST_TO_DEVICE_COPIES=<n>, ACTUAL runs on the
+# simulator with its report on, and may make at most <n> host->device copies.
 foreach(var EXPECTED ACTUAL)
   if(NOT EXISTS "${${var}}")
     message(FATAL_ERROR "${var} program '${${var}}' does not exist")
   endif()
 endforeach()
 
-execute_process(COMMAND "${EXPECTED}" RESULT_VARIABLE expected_rc
-                OUTPUT_VARIABLE expected_out ERROR_VARIABLE expected_err)
-if(ACTUAL_ENV)
-  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${ACTUAL_ENV} "${ACTUAL}"
-                  RESULT_VARIABLE actual_rc OUTPUT_VARIABLE actual_out ERROR_VARIABLE actual_err)
-else()
-  execute_process(COMMAND "${ACTUAL}" RESULT_VARIABLE actual_rc
-                  OUTPUT_VARIABLE actual_out ERROR_VARIABLE actual_err)
+if(DEFINED MAX_HOST_TO_DEVICE_COPIES)
+  list(APPEND ACTUAL_ENV TODEVICE_SIM_REPORT=1)
 endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E env ${EXPECTED_ENV} "${EXPECTED}"
+                RESULT_VARIABLE expected_rc OUTPUT_VARIABLE expected_out ERROR_VARIABLE expected_err)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env ${ACTUAL_ENV} "${ACTUAL}"
+                RESULT_VARIABLE actual_rc OUTPUT_VARIABLE actual_out ERROR_VARIABLE actual_err)
 
 if(DEFINED EXPECT_FAILURE)
   if(actual_rc EQUAL 0)
@@ -39,5 +39,15 @@ if(expected_out STREQUAL "")
 endif()
 if(NOT expected_out STREQUAL actual_out)
   message(FATAL_ERROR "outputs differ [${ACTUAL_ENV}]\n--- original\n${expected_out}\n--- migrated\n${actual_out}")
+endif()
+if(DEFINED MAX_HOST_TO_DEVICE_COPIES)
+  if(NOT actual_err MATCHES "todevice_sim: host->device: ([0-9]+) copies")
+    message(FATAL_ERROR "no simulator report on stderr:\n${actual_err}")
+  endif()
+  set(copies ${CMAKE_MATCH_1})
+  if(copies GREATER MAX_HOST_TO_DEVICE_COPIES)
+    message(FATAL_ERROR "${copies} host->device copies, more than ${MAX_HOST_TO_DEVICE_COPIES}")
+  endif()
+  message(STATUS "${copies} host->device copies (at most ${MAX_HOST_TO_DEVICE_COPIES})")
 endif()
 message(STATUS "same output (${ACTUAL_ENV}):\n${actual_out}")

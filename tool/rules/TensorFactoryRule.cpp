@@ -134,6 +134,18 @@ const Expr *valueOfMacroUse(ASTContext &Ast, const CallExpr &Call) {
   return isTensorType(Value->getType()) && Value->isPRValue() ? Value : nullptr;
 }
 
+/// The dtype constant (`kLong`) a factory's options parameter defaults to, if
+/// its default is one; empty for default-constructed options.
+std::string defaultDType(const FunctionDecl &Factory, unsigned OptionsIndex) {
+  const ParmVarDecl *Param = Factory.getParamDecl(OptionsIndex);
+  const Expr *Default = Param->hasDefaultArg() ? Param->getDefaultArg() : nullptr;
+  const auto *Ref = Default ? dyn_cast<DeclRefExpr>(ignoreConversions(Default)->IgnoreParenImpCasts())
+                            : nullptr;
+  if (!Ref || !Ref->getDecl()->getIdentifier() || !isLibraryDecl(Ref->getDecl()))
+    return "";
+  return Ref->getDecl()->getName().str();
+}
+
 int optionsParameterIndex(const FunctionDecl &F) {
   for (unsigned I = 0; I < F.getNumParams(); ++I)
     if (isTensorOptionsType(F.getParamDecl(I)->getType()))
@@ -206,9 +218,14 @@ void TensorFactoryRule::addOptions(const CallExpr &Call, unsigned OptionsIndex, 
     return;
   if (!Instantiated && Ctx.registerInstead(Call))
     return;
+  const std::string NS = Ctx.torchNamespace().str();
+  // `torch::randint(0, 10, {4})` defaults its options to `at::kLong`: options
+  // naming only the device would make a float tensor.
+  std::string Options = NS + "::device(" + Ctx.deviceAt(Call) + ")";
+  if (const std::string DType = defaultDType(*Call.getDirectCallee(), OptionsIndex); !DType.empty())
+    Options = NS + "::dtype(" + NS + "::" + DType + ")." + Options.substr(NS.size() + 2);
   unsigned Offset = Ctx.offsetAfterToken(Call.getArg(Explicit - 1)->getEndLoc());
-  Ctx.insert(Offset, ", " + Ctx.torchNamespace().str() + "::device(" + Ctx.deviceAt(Call) + ")",
-             name());
+  Ctx.insert(Offset, ", " + Options, name());
 }
 
 void TensorFactoryRule::addDeviceToOptions(const CallExpr &Call, const Expr &Written,

@@ -1,4 +1,5 @@
-// Factory calls without options get the device as their options argument.
+// Factory calls without options get the device as their options argument;
+// those whose options default to a dtype (randint's kLong) keep it.
 // RUN: %migrate %s > %t.cpp
 // RUN: %strip %t.cpp | FileCheck %s
 // RUN: %syntax-check %t.cpp
@@ -25,11 +26,11 @@ int main() {
   auto i = torch::eye(3);
   // CHECK: auto i = torch::eye(3, torch::device(device));
   auto j = torch::randint(0, 10, {4});
-  // CHECK: auto j = torch::randint(0, 10, {4}, torch::device(device));
+  // CHECK: auto j = torch::randint(0, 10, {4}, torch::dtype(torch::kLong).device(device));
   auto k = torch::tensor({1.0, 2.0, 3.0});
   // CHECK: auto k = torch::tensor({1.0, 2.0, 3.0}, torch::device(device));
   auto l = torch::randperm(8);
-  // CHECK: auto l = torch::randperm(8, torch::device(device));
+  // CHECK: auto l = torch::randperm(8, torch::dtype(torch::kLong).device(device));
   return static_cast<int>((a.sum() + b.sum() + c.sum() + d.sum() + e.numel() + f.sum() +
                            g.sum() + h.sum() + i.sum() + j.numel() + k.sum() + l.numel())
                               .item<float>()) & 0;
