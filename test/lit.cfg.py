@@ -11,6 +11,12 @@ config.test_source_root = os.path.join(config.source_root, "test", "tool")
 config.test_exec_root = os.path.join(config.binary_root, "test", "tool")
 config.excludes = ["Inputs"]
 
+# A test's second run, `%migrate %t.cpp | diff %t.cpp -`, checks both that the
+# tool is idempotent and that its output compiles: the tool parses the file as
+# clang++ would (with the precompiled <torch/torch.h> only when the file
+# includes it) and refuses a file that does not compile, printing nothing and
+# exiting 1 (driver/rerun-is-compile-check.test). Tests without that line check
+# compilation with %syntax-check.
 syntax = "%s -fsyntax-only %s -include-pch %s" % (config.clangxx, config.syntax_flags, config.pch)
 # Without the PCH, for files that include less than <torch/torch.h>: the PCH
 # would declare what their includes do not.

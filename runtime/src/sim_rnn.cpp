@@ -5,7 +5,9 @@
 // in one matrix product instead of one per step). On the simulated device the
 // composite would take the per-step path, whose products round differently:
 // an Embedding + LSTM + Adam program then drifts from the CPU in the last
-// digit. So these operators run on the CPU: inputs are copied there through a
+// digit. The GRU cell takes a fused path for XPU tensors whose kernel exists
+// for CUDA only, so GRU would not run at all. So these operators run on the
+// CPU: inputs are copied there through a
 // differentiable copy, the CPU composite runs (recording its autograd graph as
 // on the CPU), and the outputs are copied back, also differentiably. The
 // copies are the simulator's own work: they are not counted as transfers.
@@ -78,7 +80,8 @@ void run_on_cpu(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
 
 void register_recurrent_layers(torch::Library& aten_xpu_or_autograd_xpu) {
   for (const char* name : {"lstm.input", "lstm.data", "gru.input", "gru.data", "rnn_tanh.input",
-                           "rnn_tanh.data", "rnn_relu.input", "rnn_relu.data"})
+                           "rnn_tanh.data", "rnn_relu.input", "rnn_relu.data", "lstm_cell",
+                           "gru_cell", "rnn_tanh_cell", "rnn_relu_cell"})
     aten_xpu_or_autograd_xpu.impl(name, torch::CppFunction::makeFromBoxedFunction<&run_on_cpu>());
 }
 

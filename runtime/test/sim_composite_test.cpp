@@ -110,4 +110,21 @@ TEST(SimRecurrentLayers, NoGradForwardMatches) {
   EXPECT_TRUE(torch::equal(expected, actual.cpu()));
 }
 
+TEST(SimRecurrentLayers, CellsMatch) {
+  torch::manual_seed(12);
+  torch::nn::GRUCell gru(6, 10);
+  torch::nn::LSTMCell lstm(6, 10);
+  auto x = torch::randn({4, 6});
+  auto expected_gru = gru(x);
+  auto expected_lstm = std::get<0>(lstm(x));
+  gru->to(device());
+  lstm->to(device());
+  auto actual_gru = gru(x.to(device()));
+  auto actual_lstm = std::get<0>(lstm(x.to(device())));
+  actual_gru.sum().backward();
+  EXPECT_TRUE(torch::equal(expected_gru, actual_gru.cpu()));
+  EXPECT_TRUE(torch::equal(expected_lstm, actual_lstm.cpu()));
+  EXPECT_EQ(gru->weight_ih.grad().device(), device());
+}
+
 } // namespace

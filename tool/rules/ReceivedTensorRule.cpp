@@ -1,4 +1,5 @@
 #include "ReceivedTensorRule.h"
+#include "../lib/PerSampleCode.h"
 #include "../lib/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -50,6 +51,20 @@ bool isPlacedSource(MigrationContext &Ctx, const FunctionDecl &F) {
          !Ctx.perSample().isPerSampleFunction(&F);
 }
 
+/// `x.cpu()`, `x.to(torch::kCPU)`: already a host tensor.
+bool isOnHost(const Expr &E) {
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(E.IgnoreParenImpCasts());
+  const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+  if (!Method || !Method->getIdentifier())
+    return false;
+  if (Method->getName() == "cpu")
+    return true;
+  if (Method->getName() != "to" || Call->getNumArgs() == 0)
+    return false;
+  const auto *Ref = dyn_cast<DeclRefExpr>(ignoreConversions(Call->getArg(0))->IgnoreParenImpCasts());
+  return Ref && Ref->getDecl()->getIdentifier() && Ref->getDecl()->getName() == "kCPU";
+}
+
 /// `f().size(0)`, `f().item<float>()`: the tensor is asked a host question,
 /// not used for device computation.
 bool isQueriedOnHost(ASTContext &Ast, const Expr &Call) {
@@ -79,9 +94,23 @@ void ReceivedTensorRule::registerMatchers(MatchFinder &Finder) {
                         unless(hasParent(compoundStmt())))
                    .bind("call")),
       this);
+  // Training code calling a dataset's or transform's method directly
+  // (`denormalize(image)`, `dataset.get(i)`): per-sample code works on the CPU.
+  Finder.addMatcher(
+      traverse(TK_IgnoreUnlessSpelledInSource,
+               callExpr(isExpansionInMainFile(), callee(cxxMethodDecl().bind("method")),
+                        anyOf(cxxMemberCallExpr(), cxxOperatorCallExpr()))
+                   .bind("per-sample-call")),
+      this);
 }
 
 void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("per-sample-call")) {
+    const auto *Method = Result.Nodes.getNodeAs<CXXMethodDecl>("method");
+    if (isPerSampleClass(Method->getParent()) && !Ctx.isPerSampleCode(*Call))
+      crossIntoPerSampleCode(*Call, *Method);
+    return;
+  }
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const auto *Callee = Result.Nodes.getNodeAs<FunctionDecl>("callee");
   if (!isTensorType(Call->getType()) || isPlacedSource(Ctx, *Callee) ||
@@ -102,6 +131,32 @@ void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
              "'" + Callee->getNameAsString() + "' returns a tensor whose placement the tool " +
                  "cannot see (its body " + Why + "): moved to the device where it is received " +
                  "(no copy if it is there already)",
+             name());
+}
+
+void ReceivedTensorRule::crossIntoPerSampleCode(const CallExpr &Call, const CXXMethodDecl &Method) {
+  if (!Ctx.rewritableOrReported(Call.getSourceRange(), name()) || Ctx.isKeptOnCpu(Call.getBeginLoc()))
+    return;
+  bool Crossed = false;
+  // An operator() call's first argument is the object itself.
+  for (unsigned I = isa<CXXOperatorCallExpr>(Call) ? 1 : 0; I < Call.getNumArgs(); ++I) {
+    const Expr *Arg = Call.getArg(I)->IgnoreImplicit();
+    if (!isTensorType(Arg->getType()) || isa<CXXDefaultArgExpr>(Arg) || isOnHost(*Arg) ||
+        !Ctx.isRewritable(Arg->getSourceRange()))
+      continue;
+    bool Postfix = isa<CallExpr, DeclRefExpr, MemberExpr, ParenExpr>(Arg) &&
+                   !isa<CXXOperatorCallExpr>(Arg);
+    if (!Postfix)
+      Ctx.insert(Ctx.offsetOf(Arg->getBeginLoc()), "(", name());
+    Ctx.insert(Ctx.offsetAfterToken(Arg->getEndLoc()), Postfix ? ".cpu()" : ").cpu()", name());
+    Crossed = true;
+  }
+  if (!Crossed)
+    return;
+  Ctx.report(Call.getBeginLoc(), Finding::Level::Note,
+             "'" + Method.getParent()->getNameAsString() +
+                 "' is per-sample code, which stays on the CPU: the tensors handed to it "
+                 "are brought to the host",
              name());
 }
 

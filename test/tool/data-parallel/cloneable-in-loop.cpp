@@ -6,7 +6,6 @@
 // changes nothing.
 // RUN: %migrate --data-parallel %s > %t.cpp
 // RUN: %strip %t.cpp | FileCheck %s
-// RUN: %syntax-check %t.cpp
 // RUN: %migrate --data-parallel %t.cpp | diff %t.cpp -
 #include <torch/torch.h>
 // CHECK:      #if __has_include(<c10/cuda/impl/cuda_cmake_macros.h>) // LibTorch built with CUDA

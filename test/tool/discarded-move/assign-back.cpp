@@ -3,7 +3,6 @@
 // RUN: %migrate %s > %t.cpp 2> %t.err
 // RUN: %strip %t.cpp | FileCheck %s
 // RUN: FileCheck --check-prefix=NOTE %s < %t.err
-// RUN: %syntax-check %t.cpp
 // RUN: %migrate %t.cpp | diff %t.cpp -
 #include <torch/torch.h>
 

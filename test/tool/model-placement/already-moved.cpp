@@ -2,7 +2,6 @@
 // the CPU at the end does not count as placing it.
 // RUN: %migrate %s > %t.cpp
 // RUN: %strip %t.cpp | FileCheck %s
-// RUN: %syntax-check %t.cpp
 // RUN: %migrate %t.cpp | diff %t.cpp -
 #include <torch/torch.h>
 

@@ -2,7 +2,6 @@
 // todevice::Registry per function and moves each run of them with one call.
 // RUN: %migrate --mode=registry %s > %t.cpp
 // RUN: %strip %t.cpp | FileCheck %s
-// RUN: %syntax-check %t.cpp
 // RUN: %migrate --mode=registry %t.cpp | diff %t.cpp -
 #include <torch/torch.h>
 

@@ -1,7 +1,6 @@
 // at:: spellings are factories too.
 // RUN: %migrate %s > %t.cpp
 // RUN: %strip %t.cpp | FileCheck %s
-// RUN: %syntax-check %t.cpp
 // RUN: %migrate %t.cpp | diff %t.cpp -
 #include <torch/torch.h>
 

@@ -2,7 +2,6 @@
 // device like any other options.
 // RUN: %migrate %s > %t.cpp
 // RUN: %strip %t.cpp | FileCheck %s
-// RUN: %syntax-check %t.cpp
 // RUN: %migrate %t.cpp | diff %t.cpp -
 #include <torch/torch.h>
 

@@ -3,7 +3,6 @@
 // dtypes are found through the AST.
 // RUN: %migrate %s > %t.cpp
 // RUN: %strip %t.cpp | FileCheck %s
-// RUN: %syntax-check %t.cpp
 // RUN: %migrate %t.cpp | diff %t.cpp -
 #include <torch/torch.h>
 using namespace torch;
