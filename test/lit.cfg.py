@@ -32,6 +32,8 @@ config.substitutions += [
     ("%syntax-check", syntax),
     ("%strip", strip),
     ("%inputs", os.path.join(config.test_source_root, "Inputs")),
+    # Where the build writes the migrated examples (cmake/ToDeviceMigrate.cmake).
+    ("%{examples-build}", os.path.join(config.binary_root, "examples", "to_device")),
     ("%python", sys.executable),
     ("%{torch-include}", config.syntax_flags.split()[2]),
     ("%FileCheck", config.filecheck),
