@@ -114,6 +114,13 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
   // `TensorOptions().device(torch::kCUDA)`: the device type is forwarded to a
   // template (no conversion to Device at the call), but it places all the same.
   if (!ConvertedTo && isPlacementArgument(Parent, *Used)) {
+    if (Parent.get<CallExpr>()->getNumArgs() > 1) { // `.device(torch::kCUDA, 2)`
+      Ctx.report(Ref.getBeginLoc(), Finding::Level::Warning,
+                 "hard-coded CUDA device with an index; not rewritten (choose it with "
+                 "torch::cuda::device_count())",
+                 name());
+      return;
+    }
     Ctx.replace(Ref.getSourceRange(), Ctx.deviceAt(Ref), name());
     return;
   }
