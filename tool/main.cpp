@@ -65,6 +65,14 @@ static cl::opt<bool>
                           "torch::nn::parallel::data_parallel when there are several CUDA "
                           "devices (cloneable modules; others get a note)"),
                  cl::cat(Category));
+static cl::opt<bool> Distributed(
+    "distributed",
+    cl::desc("Make the program train data-parallel across processes and machines on c10d "
+             "(todevice/distributed.h): initialisation in main(), distributed samplers, "
+             "parameters broadcast from rank 0, gradients averaged before each step, "
+             "checkpoints saved by rank 0; the device defaults to "
+             "todevice::distributed::device()"),
+    cl::cat(Category));
 static cl::opt<std::string>
     RuleGlobs("rules",
               cl::desc("Comma-separated globs of rules to run, clang-tidy style: '-name' "
@@ -378,6 +386,12 @@ int main(int Argc, const char **Argv) {
   Run.Migration.DeviceExpr = DeviceExpr;
   Run.Migration.RegistryMode = MigrationMode == Mode::Registry;
   Run.Migration.DataParallel = DataParallel;
+  Run.Migration.Distributed = Distributed;
+  if (Distributed && MigrationMode == Mode::Registry)
+    return error("--distributed places modules per site (it broadcasts their parameters "
+                 "where they are moved): it does not combine with --mode=registry");
+  if (Distributed && DeviceExpr.empty())
+    Run.Migration.DeviceExpr = "todevice::distributed::device()";
   Run.Rules = *Rules;
   Run.Flags = todevice::defaultFlags({ResourceDir, todevice::runtimeIncludeDir(Argv[0]),
                                       NoPch ? std::string() : PchFile.getValue(), FlagsAreOurs});

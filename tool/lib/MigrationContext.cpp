@@ -337,7 +337,9 @@ std::string MigrationContext::deviceExpression() {
   }
   if (Options.DeviceExpr.empty())
     return "at::hasCUDA() ? at::kCUDA : at::kCPU";
-  if (StringRef(Options.DeviceExpr).contains("todevice::"))
+  if (StringRef(Options.DeviceExpr).contains("todevice::distributed::"))
+    requireInclude("todevice/distributed.h");
+  else if (StringRef(Options.DeviceExpr).contains("todevice::"))
     requireRuntimeInclude();
   return Options.DeviceExpr;
 }

@@ -26,6 +26,10 @@ struct MigrationOptions {
   /// Run forward calls in training loops with data_parallel when several CUDA
   /// devices are present (--data-parallel).
   bool DataParallel = false;
+  /// Train data-parallel across processes on c10d (--distributed): the
+  /// distributed rule rewrites main(), loaders, steps and saves, and every
+  /// model moved gets its parameters broadcast from rank 0.
+  bool Distributed = false;
   /// Set when the file is a header migrated for the files that include it
   /// (--header-filter): names the tool declares at namespace scope start with
   /// it (`model_device` in model.h), so they cannot collide with the names

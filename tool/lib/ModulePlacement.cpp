@@ -141,15 +141,26 @@ bool reachedAsConst(const VarDecl &Var, const ModuleType &Type) {
 struct ModuleToMove {
   ModuleAccess Access;
   ModuleHandle Handle;
+  bool IsLoss = false;
 };
 
-std::string moveStatements(llvm::ArrayRef<ModuleToMove> Modules, llvm::StringRef Device,
-                           llvm::StringRef Indent) {
+/// `net->to(device);` for each module; with --distributed, models (not
+/// losses) then get rank 0's parameters: `todevice::distributed::broadcast_parameters(*net);`.
+std::string moveStatements(MigrationContext &Ctx, llvm::ArrayRef<ModuleToMove> Modules,
+                           llvm::StringRef Device, llvm::StringRef Indent) {
   std::string Text;
-  for (const ModuleToMove &Module : Modules)
-    Text += ("\n" + Indent + Module.Access.spelling() +
-             (Module.Handle == ModuleHandle::Object ? "." : "->") + "to(" + Device + ");")
+  for (const ModuleToMove &Module : Modules) {
+    const bool Object = Module.Handle == ModuleHandle::Object;
+    Text += ("\n" + Indent + Module.Access.spelling() + (Object ? "." : "->") + "to(" + Device +
+             ");")
                 .str();
+    if (Ctx.options().Distributed && !Module.IsLoss) {
+      Ctx.requireInclude("todevice/distributed.h");
+      Text += ("\n" + Indent + "todevice::distributed::broadcast_parameters(" +
+               (Object ? "" : "*") + Module.Access.spelling() + ");")
+                  .str();
+    }
+  }
   return Text;
 }
 
@@ -171,7 +182,7 @@ void placeGlobal(MigrationContext &Ctx, const VarDecl &Var, llvm::ArrayRef<Modul
   }
   std::string Indent = Body->body_empty() ? "  " : Ctx.indentationOf(Body->body_front()->getBeginLoc());
   Ctx.insert(Ctx.offsetAfterToken(Body->getLBracLoc()),
-             moveStatements(Modules, Ctx.deviceAt(*Body), Indent), Rule);
+             moveStatements(Ctx, Modules, Ctx.deviceAt(*Body), Indent), Rule);
 }
 
 /// Places `Modules`, all held by `Var`, right after `Var` exists (after a
@@ -213,7 +224,7 @@ void placeAfterDeclaration(MigrationContext &Ctx, const VarDecl &Var,
   if (!Ctx.isRewritable(After->getSourceRange()))
     return;
   Ctx.insert(Ctx.offsetAfterStatement(*After),
-             moveStatements(Modules, Ctx.deviceAt(Var), Ctx.indentationOf(Declaration->getBeginLoc())),
+             moveStatements(Ctx, Modules, Ctx.deviceAt(Var), Ctx.indentationOf(Declaration->getBeginLoc())),
              Rule);
 }
 
@@ -264,7 +275,7 @@ void collectModuleMembers(MigrationContext &Ctx, const CXXRecordDecl &Record, Mo
                  Rule.name());
       continue;
     }
-    Out.push_back({Access, Type.Handle});
+    Out.push_back({Access, Type.Handle, isLossModule(Type.Class)});
   }
 }
 
@@ -305,7 +316,9 @@ void placeModuleVariable(MigrationContext &Ctx, const VarDecl &Var, const Module
     return;
   }
 
-  placeAfterDeclaration(Ctx, Var, {ModuleToMove{ModuleAccess{&Var, {}}, Type.Handle}}, Rule);
+  placeAfterDeclaration(Ctx, Var,
+                        {ModuleToMove{ModuleAccess{&Var, {}}, Type.Handle, isLossModule(Type.Class)}},
+                        Rule);
 }
 
 void ModuleVariableRule::registerMatchers(MatchFinder &Finder) {

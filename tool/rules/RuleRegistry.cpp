@@ -5,6 +5,7 @@
 #include "DataLoaderBatchRule.h"
 #include "DeviceDeclarationRule.h"
 #include "DiscardedMoveRule.h"
+#include "DistributedRule.h"
 #include "HardcodedDeviceRule.h"
 #include "HostAccessRule.h"
 #include "HostMemoryTensorRule.h"
@@ -42,6 +43,10 @@ llvm::ArrayRef<RuleInfo> allRules() {
        createRule<CheckpointLoadRule>},
       {"data-parallel", "with --data-parallel: run forward calls in loops on every GPU (data_parallel)",
        createRule<DataParallelRule>},
+      {"distributed",
+       "with --distributed: train data-parallel across processes on c10d (init, samplers, "
+       "gradient averaging, saves on rank 0)",
+       createRule<DistributedRule>},
       {"registry", "with --mode=registry: register placed variables with a todevice::Registry",
        createRule<RegistryRule>},
       // Last: it declares the device the rules above used, once, if none was in scope.
