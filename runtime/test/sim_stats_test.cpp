@@ -44,6 +44,9 @@ TEST(SimStats, ResetZeroesEveryCounter) {
 }
 
 TEST(SimStats, ReportPrintedAtExitWhenRequested) {
+  // A fresh process, not a fork: a forked child inherits none of the parent's
+  // threads, and LeakSanitizer then reports their thread-local data as leaked.
+  ::testing::GTEST_FLAG(death_test_style) = "threadsafe";
   EXPECT_EXIT(
       {
         setenv("TODEVICE_SIM_REPORT", "1", 1);
@@ -56,6 +59,9 @@ TEST(SimStats, ReportPrintedAtExitWhenRequested) {
 }
 
 TEST(SimStats, NoReportWithoutTheVariable) {
+  // A fresh process, not a fork: a forked child inherits none of the parent's
+  // threads, and LeakSanitizer then reports their thread-local data as leaked.
+  ::testing::GTEST_FLAG(death_test_style) = "threadsafe";
   EXPECT_EXIT(
       {
         unsetenv("TODEVICE_SIM_REPORT");
