@@ -29,7 +29,7 @@ TEST(SimFaultDeathTest, WritingThroughAccessorFaults) {
 }
 
 TEST(SimFaultDeathTest, OtherSegfaultsAreNotBlamedOnTheSimulator) {
-#if defined(__SANITIZE_ADDRESS__) // -DTODEVICE_SANITIZE=ON (.ci/sanitizers)
+#if defined(TODEVICE_SANITIZED) // -DTODEVICE_SANITIZE=ON (.ci/sanitizers)
   GTEST_SKIP() << "stores through a null pointer on purpose: UBSan and ASan report it "
                   "before the simulator's signal handler could";
 #endif

@@ -2,6 +2,7 @@
 // adapter. Coalescing normally runs only for CPU -> CUDA; Coalesce::Always runs the
 // same code here without a GPU (unpinned staging).
 #include "todevice/todevice.h"
+#include "transfer.h" // internal: batch::plan, pack, unpack
 
 #include <gtest/gtest.h>
 

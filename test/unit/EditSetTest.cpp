@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
 
 std::string applied(const EditSet &Edits, llvm::StringRef Code) {
@@ -55,4 +55,4 @@ TEST(EditSet, InsertionBeforeAReplacementAtTheSamePointIsKept) {
 }
 
 } // namespace
-} // namespace todevice
+} // namespace to_device_migrate

@@ -5,7 +5,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 clang::tooling::ArgumentsAdjuster defaultFlags(DefaultFlags Options) {
   return [Options](const clang::tooling::CommandLineArguments &Args, llvm::StringRef File) {
@@ -43,4 +43,4 @@ std::string runtimeIncludeDir(const char *Argv0) {
   return Installed.str().str();
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

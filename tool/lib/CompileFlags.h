@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace todevice {
+namespace to_device_migrate {
 
 struct DefaultFlags {
   std::string ResourceDir;    ///< Clang's builtin headers
@@ -25,4 +25,4 @@ clang::tooling::ArgumentsAdjuster defaultFlags(DefaultFlags Options);
 /// empty when it is a directory the compiler searches anyway (/usr/include).
 std::string runtimeIncludeDir(const char *Argv0);
 
-} // namespace todevice
+} // namespace to_device_migrate

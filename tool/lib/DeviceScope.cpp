@@ -8,7 +8,7 @@
 
 using namespace clang;
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
 
 const VarDecl *deviceParameter(ArrayRef<ParmVarDecl *> Params) {
@@ -134,4 +134,4 @@ std::string FileScope::freshName(llvm::StringRef Preferred, llvm::StringRef Fall
   return Name;
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace todevice {
+namespace to_device_migrate {
 
 /// What the main file declares, collected in one traversal per file: rules ask
 /// at every site, and walking the whole file each time would cost
@@ -40,4 +40,4 @@ private:
   std::vector<const clang::NamespaceDecl *> Nominated; ///< by using-directives
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -1,17 +1,11 @@
 #include "EditSet.h"
+#include "SourceLines.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 
-namespace todevice {
-std::pair<unsigned, unsigned> lineAndColumn(llvm::StringRef Code, unsigned Offset) {
-  llvm::StringRef Before = Code.take_front(Offset);
-  size_t LastNewline = Before.rfind('\n');
-  return {1 + Before.count('\n'),
-          LastNewline == llvm::StringRef::npos ? Offset + 1 : Offset - LastNewline};
-}
-
+namespace to_device_migrate {
 namespace {
 
 bool sameEdit(const Edit &A, const Edit &B) {
@@ -20,8 +14,9 @@ bool sameEdit(const Edit &A, const Edit &B) {
 
 } // namespace
 
-void EditSet::add(unsigned Offset, unsigned Length, llvm::StringRef Text, llvm::StringRef Rule) {
-  Edit New{Offset, Length, Text.str(), Rule.str()};
+void EditSet::add(unsigned Offset, unsigned Length, llvm::StringRef Text, llvm::StringRef Rule,
+                  bool SupportCode) {
+  Edit New{Offset, Length, Text.str(), Rule.str(), SupportCode};
   for (const Edit &Existing : Edits)
     if (sameEdit(Existing, New))
       return;
@@ -76,4 +71,4 @@ llvm::Expected<std::string> EditSet::apply(llvm::StringRef FilePath, llvm::Strin
   return clang::tooling::applyAllReplacements(Code, *Replaces);
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -15,21 +15,22 @@
 #include <utility>
 #include <vector>
 
-namespace todevice {
+namespace to_device_migrate {
 
 struct Edit {
   unsigned Offset = 0;
   unsigned Length = 0; ///< 0 for an insertion
   std::string Text;
   std::string Rule;    ///< which rule asked for it, for conflict messages
+  /// Code the migrated sites need (the device declaration, an include, a
+  /// registry's set-up), not a site of its own: --check does not list it.
+  bool SupportCode = false;
 };
-
-/// The 1-based line and column of `Offset` in `Code`.
-std::pair<unsigned, unsigned> lineAndColumn(llvm::StringRef Code, unsigned Offset);
 
 class EditSet {
 public:
-  void add(unsigned Offset, unsigned Length, llvm::StringRef Text, llvm::StringRef Rule);
+  void add(unsigned Offset, unsigned Length, llvm::StringRef Text, llvm::StringRef Rule,
+           bool SupportCode = false);
   bool empty() const { return Edits.empty(); }
   const std::vector<Edit> &edits() const { return Edits; }
   size_t size() const { return Edits.size(); }
@@ -46,4 +47,4 @@ private:
   std::vector<Edit> Edits;
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

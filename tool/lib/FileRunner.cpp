@@ -12,7 +12,7 @@
 
 #include <mutex>
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
 
 /// The directory relative paths of `File`'s command are resolved against.
@@ -125,4 +125,4 @@ migrateFiles(const clang::tooling::CompilationDatabase &Database,
   return Outcomes;
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

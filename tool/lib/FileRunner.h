@@ -2,6 +2,7 @@
 // failing to parse never stops the others.
 #pragma once
 
+#include "FileOutcome.h"
 #include "MigrationContext.h"
 #include "PchCache.h"
 
@@ -10,19 +11,10 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Regex.h"
 
-#include <optional>
 #include <string>
 #include <vector>
 
-namespace todevice {
-
-/// What happened to one input file.
-struct FileOutcome {
-  std::string Input;                ///< the path as given
-  std::optional<FileResult> Result; ///< empty when the file did not parse
-  std::string Diagnostics;          ///< clang's messages for this file, kept together
-  std::string IncludedBy;           ///< for a header (--header-filter): the input including it
-};
+namespace to_device_migrate {
 
 struct RunOptions {
   MigrationOptions Migration;
@@ -44,4 +36,4 @@ migrateFiles(const clang::tooling::CompilationDatabase &Database,
              const std::vector<std::string> &Files, const RunOptions &Options,
              llvm::function_ref<void(const FileOutcome &, size_t, size_t)> Finished);
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -5,7 +5,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 bool isLibraryHeader(llvm::StringRef Path) {
   for (llvm::StringRef Root : {"/usr/include/", "/usr/lib/", "/usr/local/cuda"})
@@ -76,4 +76,4 @@ HeaderCompilationDatabase::getCompileCommands(llvm::StringRef FilePath) const {
   return {Found->second};
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -7,7 +7,7 @@
 // not fails to parse and is left untouched, like any file that does not parse.
 #pragma once
 
-#include "FileRunner.h"
+#include "FileOutcome.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/Regex.h"
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace todevice {
+namespace to_device_migrate {
 
 /// True for headers the tool never rewrites whatever the filter says:
 /// LibTorch's (ATen, c10, torch/csrc, caffe2), the todevice runtime's, and
@@ -50,4 +50,4 @@ private:
   std::map<std::string, clang::tooling::CompileCommand> Commands;
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -5,7 +5,7 @@
 
 #include "clang/ASTMatchers/ASTMatchers.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 /// Matches an expression whose type is a device (`torch::Device`, `torch::kCUDA`).
 AST_MATCHER(clang::Expr, isDeviceExpr) {
@@ -17,4 +17,4 @@ AST_MATCHER(clang::VarDecl, holdsModule) {
   return classifyModuleType(Node.getType()).Handle != ModuleHandle::None;
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

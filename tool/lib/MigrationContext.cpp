@@ -1,4 +1,5 @@
 #include "MigrationContext.h"
+#include "SourceLines.h"
 #include "TorchTypes.h"
 
 #include "clang/AST/ParentMapContext.h"
@@ -8,7 +9,7 @@
 
 using namespace clang;
 
-namespace todevice {
+namespace to_device_migrate {
 
 namespace {
 
@@ -113,18 +114,31 @@ std::string MigrationContext::withFileNewlines(StringRef Text) const {
   return Out;
 }
 
+// Every edit enters here. A line the user marked keep-cpu is never changed,
+// even by a rule that forgot to ask mayRewrite() (as clang-tidy filters NOLINT
+// where diagnostics enter, not in each check).
+void MigrationContext::addEdit(unsigned Offset, unsigned Length, StringRef Text, StringRef Rule) {
+  if (isKeptOnCpuAt(Offset))
+    return;
+  Result.Edits.add(Offset, Length, withFileNewlines(Text), Rule);
+}
+
 void MigrationContext::insert(unsigned Offset, StringRef Text, StringRef Rule) {
-  Result.Edits.add(Offset, 0, withFileNewlines(Text), Rule);
+  addEdit(Offset, 0, Text, Rule);
+}
+
+void MigrationContext::insertSupportCode(unsigned Offset, StringRef Text, StringRef Rule) {
+  Result.Edits.add(Offset, 0, withFileNewlines(Text), Rule, /*SupportCode=*/true);
 }
 
 void MigrationContext::replace(SourceRange TokenRange, StringRef Text, StringRef Rule) {
   unsigned Begin = offsetOf(TokenRange.getBegin());
   unsigned End = offsetAfterToken(TokenRange.getEnd());
-  Result.Edits.add(Begin, End - Begin, withFileNewlines(Text), Rule);
+  addEdit(Begin, End - Begin, Text, Rule);
 }
 
 void MigrationContext::addReplacement(const tooling::Replacement &R, StringRef Rule) {
-  Result.Edits.add(R.getOffset(), R.getLength(), withFileNewlines(R.getReplacementText()), Rule);
+  addEdit(R.getOffset(), R.getLength(), R.getReplacementText(), Rule);
 }
 
 StringRef MigrationContext::text(SourceRange TokenRange) const {
@@ -159,24 +173,25 @@ bool MigrationContext::isKeptOnCpu(SourceLocation Loc) const {
   Loc = SM.getExpansionLoc(Loc);
   if (!SM.isWrittenInMainFile(Loc))
     return false;
+  return isKeptOnCpuAt(SM.getFileOffset(Loc));
+}
+
+bool MigrationContext::isKeptOnCpuAt(unsigned Offset) const {
   StringRef Code = Result.Original;
-  unsigned Offset = SM.getFileOffset(Loc);
-  size_t LineStart = Code.rfind('\n', Offset == 0 ? 0 : Offset - 1);
-  LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
-  size_t LineEnd = Code.find('\n', Offset);
-  StringRef Line = Code.slice(LineStart, LineEnd);
+  StringRef Line = lineAt(Code, Offset);
   if (Line.contains("to-device: keep-cpu") && !Line.contains("to-device: keep-cpu-next-line"))
     return true;
-  if (LineStart == 0)
-    return false;
-  size_t PreviousStart = Code.rfind('\n', LineStart - 1);
-  StringRef Previous =
-      Code.slice(PreviousStart == StringRef::npos ? 0 : PreviousStart + 1, LineStart);
-  return Previous.contains("to-device: keep-cpu-next-line");
+  return lineBefore(Code, Offset).contains("to-device: keep-cpu-next-line");
+}
+
+bool MigrationContext::mayRewrite(SourceRange Range, StringRef Rule) {
+  return rewritableOrReported(Range, Rule) && !isKeptOnCpu(Range.getBegin());
 }
 
 void MigrationContext::report(SourceLocation Loc, Finding::Level Level, StringRef Message,
                               StringRef Rule) {
+  if (isKeptOnCpu(Loc))
+    return; // the user asked for this line to be left alone: no finding either (NOLINT-like)
   const SourceManager &SM = sources();
   PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
   Finding F;
@@ -184,6 +199,12 @@ void MigrationContext::report(SourceLocation Loc, Finding::Level Level, StringRe
   F.Line = P.isValid() ? P.getLine() : 0;
   F.Column = P.isValid() ? P.getColumn() : 0;
   F.Severity = Level;
+  if (P.isValid()) {
+    bool Invalid = false;
+    StringRef Buffer = SM.getBufferData(SM.getFileID(SM.getExpansionLoc(Loc)), &Invalid);
+    if (!Invalid)
+      F.SourceLine = lineAt(Buffer, SM.getFileOffset(SM.getExpansionLoc(Loc))).str();
+  }
   F.Message = Message.str();
   F.Rule = Rule.str();
   Result.Findings.push_back(std::move(F));
@@ -361,4 +382,4 @@ std::optional<std::pair<std::string, unsigned>> MigrationContext::insertedDevice
   return std::make_pair(InsertedDeviceName, FirstInsertedDeviceUse);
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

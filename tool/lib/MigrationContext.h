@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace todevice {
+namespace to_device_migrate {
 
 struct MigrationOptions {
   /// Register CPU-resident variables with a todevice::Registry and move them
@@ -51,6 +51,8 @@ struct Finding {
   Level Severity = Level::Warning;
   std::string Message;
   std::string Rule;
+  /// The source line the finding is on, as written (printed under it, with a caret).
+  std::string SourceLine;
 };
 
 /// An `#include` directive of the main file (its line ends at `LineEnd`).
@@ -100,7 +102,11 @@ public:
   unsigned offsetOf(clang::SourceLocation Loc) const;
   /// Offset just past the token that starts at `Loc`.
   unsigned offsetAfterToken(clang::SourceLocation Loc) const;
+  /// Edits a site. Nothing is recorded on a line marked keep-cpu (see isKeptOnCpu).
   void insert(unsigned Offset, llvm::StringRef Text, llvm::StringRef Rule);
+  /// Inserts code the migrated sites need, not a site of its own (the device
+  /// declaration, the registry's set-up): recorded wherever it goes.
+  void insertSupportCode(unsigned Offset, llvm::StringRef Text, llvm::StringRef Rule);
   void replace(clang::SourceRange TokenRange, llvm::StringRef Text, llvm::StringRef Rule);
   /// The start of the line where the main file's top-level declaration holding
   /// `Offset` begins (where a new declaration can go before it); none if no
@@ -122,6 +128,12 @@ public:
   /// `// to-device: keep-cpu` comment on its line, or
   /// `// to-device: keep-cpu-next-line` on the line before.
   bool isKeptOnCpu(clang::SourceLocation Loc) const;
+  /// isKeptOnCpu() for an offset in the main file.
+  bool isKeptOnCpuAt(unsigned Offset) const;
+
+  /// The guard every rule asks before it rewrites a site spanning `Range`:
+  /// rewritableOrReported() (the macro policy) and not isKeptOnCpu().
+  bool mayRewrite(clang::SourceRange Range, llvm::StringRef Rule);
 
   void report(clang::SourceLocation Loc, Finding::Level Level, llvm::StringRef Message,
               llvm::StringRef Rule);
@@ -187,6 +199,7 @@ public:
   std::optional<std::pair<std::string, unsigned>> insertedDeviceUse() const;
 
 private:
+  void addEdit(unsigned Offset, unsigned Length, llvm::StringRef Text, llvm::StringRef Rule);
   std::string deviceAt(const clang::DynTypedNode &Site, clang::SourceLocation SiteLoc);
   std::string deviceForInsertedDeclaration(clang::SourceLocation Site);
   /// The main file's declarations, collected on first use.
@@ -205,4 +218,4 @@ private:
   unsigned FirstInsertedDeviceUse = ~0u;
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -11,7 +11,7 @@
 
 using namespace clang;
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
 
 /// Records where the main file's #include lines end (the device declaration
@@ -138,4 +138,4 @@ void Migrator::fail(std::string Path) {
   Failures.push_back(std::move(Path));
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace todevice {
+namespace to_device_migrate {
 
 class Migrator {
 public:
@@ -40,4 +40,4 @@ private:
   std::vector<std::string> Failures;
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -8,7 +8,7 @@
 using namespace clang;
 using namespace clang::ast_matchers;
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
 
 /// A module reached from a variable: the variable itself (`net`), or a member
@@ -288,8 +288,7 @@ void placeModuleMembers(MigrationContext &Ctx, const VarDecl &Var, const ModuleV
     return;
   std::vector<ModuleToMove> Modules;
   collectModuleMembers(Ctx, *Record, ModuleAccess{&Var, {}}, Rule, Modules);
-  if (Modules.empty() || !Ctx.rewritableOrReported(Var.getSourceRange(), Rule.name()) ||
-      Ctx.isKeptOnCpu(Var.getBeginLoc()))
+  if (Modules.empty() || !Ctx.mayRewrite(Var.getSourceRange(), Rule.name()))
     return;
   if (Var.getType().isConstQualified()) {
     Ctx.report(Var.getLocation(), Finding::Level::Warning,
@@ -304,8 +303,7 @@ void placeModuleMembers(MigrationContext &Ctx, const VarDecl &Var, const ModuleV
 void placeModuleVariable(MigrationContext &Ctx, const VarDecl &Var, const ModuleType &Type,
                          llvm::StringRef Rule) {
   if (isa<ParmVarDecl>(Var) || Var.isStaticDataMember() || isInsideModuleMember(&Var) ||
-      createsNoNewModule(Var, Type) || !Ctx.rewritableOrReported(Var.getSourceRange(), Rule) ||
-      Ctx.isKeptOnCpu(Var.getBeginLoc()))
+      createsNoNewModule(Var, Type) || !Ctx.mayRewrite(Var.getSourceRange(), Rule))
     return;
   if (reachedAsConst(Var, Type)) {
     Ctx.report(Var.getLocation(), Finding::Level::Warning,
@@ -347,4 +345,4 @@ void ModuleVariableRule::check(const MatchFinder::MatchResult &Result) {
     placeModuleVariable(Ctx, *Var, Type, name());
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

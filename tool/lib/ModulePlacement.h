@@ -6,7 +6,7 @@
 #include "Rule.h"
 #include "TorchTypes.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 /// Records `var->to(device);` (or `var.to(device);`) after the declaration of
 /// `Var` — after a following `torch::load(var, ...)` if there is one — unless
@@ -34,4 +34,4 @@ public:
   virtual bool handles(const clang::CXXRecordDecl &ModuleClass) const = 0;
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -1,11 +1,12 @@
 #include "Output.h"
 #include "Rule.h"
+#include "SourceLines.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents) {
   namespace fs = llvm::sys::fs;
@@ -42,17 +43,24 @@ void printFinding(llvm::raw_ostream &OS, const Finding &F) {
   const char *Level = F.Severity == Finding::Level::Warning ? "warning" : "note";
   OS << llvm::formatv("{0}:{1}:{2}: {3}: {4} [{5}]\n", F.File, F.Line, F.Column, Level, F.Message,
                       F.Rule);
+  if (!F.SourceLine.empty())
+    OS << F.SourceLine << "\n" << caretLine(F.SourceLine, F.Column) << "\n";
+}
+
+std::string siteMessage(const Edit &E) {
+  return ("not on the device yet: " + ruleSummary(E.Rule)).str();
 }
 
 unsigned printSites(llvm::raw_ostream &OS, const FileResult &Result) {
   unsigned Sites = 0;
   for (const Edit &E : Result.Edits.edits()) {
-    if (E.Rule == "device-declaration")
+    if (E.SupportCode)
       continue;
     Finding F;
     F.File = Result.Path;
     std::tie(F.Line, F.Column) = lineAndColumn(Result.Original, E.Offset);
-    F.Message = ("not on the device yet: " + ruleSummary(E.Rule)).str();
+    F.SourceLine = lineAt(Result.Original, E.Offset).str();
+    F.Message = siteMessage(E);
     F.Rule = E.Rule;
     printFinding(OS, F);
     ++Sites;
@@ -62,4 +70,4 @@ unsigned printSites(llvm::raw_ostream &OS, const FileResult &Result) {
   return Sites;
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -19,7 +19,7 @@ using clang::tooling::CommandLineArguments;
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
 
 /// Flags whose value is the next argument.
@@ -206,4 +206,4 @@ clang::tooling::ArgumentsAdjuster PchCache::adjuster(std::string WorkingDirector
   };
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

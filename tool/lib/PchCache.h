@@ -16,7 +16,7 @@
 #include <mutex>
 #include <string>
 
-namespace todevice {
+namespace to_device_migrate {
 
 class PchCache {
 public:
@@ -57,4 +57,4 @@ private:
 /// Whether `File` includes <torch/torch.h> (the header the PCH replaces).
 bool includesTorchHeader(llvm::StringRef File);
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -8,7 +8,7 @@
 
 using namespace clang;
 
-namespace todevice {
+namespace to_device_migrate {
 
 struct PerSampleCode::EnclosingCode {
   const FunctionDecl *Function = nullptr; ///< whose body or member initialisers hold it
@@ -126,4 +126,4 @@ bool PerSampleCode::isPerSample(const EnclosingCode &Code) const {
          isPerSampleFunction(Code.Function);
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

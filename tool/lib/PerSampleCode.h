@@ -11,7 +11,7 @@
 #include "clang/AST/ASTTypeTraits.h"
 #include "llvm/ADT/DenseSet.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 /// True for the classes a data loader calls per sample: subclasses of
 /// torch::data::datasets::BatchDataset (Dataset, MapDataset, ...) and of
@@ -42,4 +42,4 @@ private:
   llvm::DenseSet<const clang::FunctionDecl *> OnlyCalledPerSample;
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

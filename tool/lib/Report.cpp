@@ -1,6 +1,7 @@
 #include "Report.h"
 #include "Config.h"
 #include "Rule.h"
+#include "SourceLines.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -8,7 +9,7 @@
 
 #include <map>
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
 
 /// One line of the report: a rewrite the tool made, or a finding it printed.
@@ -161,4 +162,4 @@ void writeMarkdownReport(llvm::raw_ostream &OS, llvm::ArrayRef<FileOutcome> Outc
   }
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -2,12 +2,12 @@
 // as JSON (for scripts) or Markdown (for people and CI summaries).
 #pragma once
 
-#include "FileRunner.h"
+#include "FileOutcome.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 /// `Outcomes` as JSON: {"tool", "version", "files": [{"path", "status",
 /// "sites": [{"line", "column", "rule", "kind", "done" | "why_not"}]}],
@@ -17,4 +17,4 @@ void writeJsonReport(llvm::raw_ostream &OS, llvm::ArrayRef<FileOutcome> Outcomes
 /// The same report as Markdown tables.
 void writeMarkdownReport(llvm::raw_ostream &OS, llvm::ArrayRef<FileOutcome> Outcomes);
 
-} // namespace todevice
+} // namespace to_device_migrate

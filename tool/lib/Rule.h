@@ -8,7 +8,7 @@
 
 #include <memory>
 
-namespace todevice {
+namespace to_device_migrate {
 
 class Rule : public clang::ast_matchers::MatchFinder::MatchCallback {
 public:
@@ -35,6 +35,10 @@ struct RuleInfo {
   const char *Name;
   const char *Summary;
   std::unique_ptr<Rule> (*Create)(llvm::StringRef Name, MigrationContext &Ctx);
+  /// A step that completes what the rules did (declaring the device they use,
+  /// emitting the registry they filled): it always runs, whatever --rules says,
+  /// since without it their output would not compile.
+  bool FinishingStep = false;
 };
 
 template <typename RuleT>
@@ -46,10 +50,13 @@ std::unique_ptr<Rule> createRule(llvm::StringRef Name, MigrationContext &Ctx) {
 llvm::ArrayRef<RuleInfo> allRules();
 
 /// The names of the rules `Globs` selects (comma-separated, clang-tidy style:
-/// `-glob` removes, later globs win).
+/// `-glob` removes, later globs win), and every finishing step.
 llvm::Expected<std::vector<std::string>> selectRules(llvm::StringRef Globs);
+
+/// True for the name of a finishing step (see RuleInfo::FinishingStep).
+bool isFinishingStep(llvm::StringRef Name);
 
 /// The summary of rule `Name` (empty if there is no such rule).
 llvm::StringRef ruleSummary(llvm::StringRef Name);
 
-} // namespace todevice
+} // namespace to_device_migrate

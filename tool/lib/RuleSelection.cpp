@@ -2,7 +2,7 @@
 
 #include "llvm/Support/GlobPattern.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 llvm::Expected<std::vector<std::string>> selectRules(llvm::StringRef Globs) {
   std::vector<std::pair<llvm::GlobPattern, bool>> Patterns;
@@ -22,10 +22,17 @@ llvm::Expected<std::vector<std::string>> selectRules(llvm::StringRef Globs) {
     for (const auto &[Pattern, Include] : Patterns)
       if (Pattern.match(Rule.Name))
         Enabled = Include;
-    if (Enabled)
+    if (Enabled || Rule.FinishingStep)
       Selected.push_back(Rule.Name);
   }
   return Selected;
+}
+
+bool isFinishingStep(llvm::StringRef Name) {
+  for (const RuleInfo &Rule : allRules())
+    if (Name == Rule.Name)
+      return Rule.FinishingStep;
+  return false;
 }
 
 llvm::StringRef ruleSummary(llvm::StringRef Name) {
@@ -35,4 +42,4 @@ llvm::StringRef ruleSummary(llvm::StringRef Name) {
   return llvm::StringRef();
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

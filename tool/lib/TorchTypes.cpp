@@ -6,7 +6,7 @@
 
 using namespace clang;
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
 
 const CXXRecordDecl *recordOf(QualType Type) {
@@ -214,4 +214,4 @@ bool isMovedToDevice(ASTContext &Ast, const Expr &E) {
   }
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -11,7 +11,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Type.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 /// How a variable holds a module.
 enum class ModuleHandle {
@@ -73,4 +73,4 @@ bool isLibraryDecl(const clang::Decl *D);
 /// True if the function's qualified name is `torch::<Name>` or `at::<Name>`.
 bool isTorchFunction(const clang::FunctionDecl *F, llvm::StringRef Name);
 
-} // namespace todevice
+} // namespace to_device_migrate

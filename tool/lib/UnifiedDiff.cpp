@@ -4,7 +4,7 @@
 
 #include <vector>
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
 
 constexpr unsigned Context = 3;
@@ -133,4 +133,4 @@ std::string unifiedDiff(llvm::StringRef Path, llvm::StringRef Code,
   return Out;
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace todevice {
+namespace to_device_migrate {
 
 /// The unified diff (3 lines of context) turning `Code` into the result of
 /// applying `Replaces`, with `a/Path` and `b/Path` headers. Empty if nothing
@@ -14,4 +14,4 @@ namespace todevice {
 std::string unifiedDiff(llvm::StringRef Path, llvm::StringRef Code,
                         const clang::tooling::Replacements &Replaces);
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -1,21 +1,7 @@
 #include "WarningComments.h"
+#include "SourceLines.h"
 
-namespace todevice {
-namespace {
-
-/// Offset of the first character of 1-based line `Line` of `Code`.
-size_t lineStart(llvm::StringRef Code, unsigned Line) {
-  size_t Offset = 0;
-  for (unsigned L = 1; L < Line && Offset != llvm::StringRef::npos; ++L) {
-    Offset = Code.find('\n', Offset);
-    if (Offset != llvm::StringRef::npos)
-      ++Offset;
-  }
-  return Offset == llvm::StringRef::npos ? Code.size() : Offset;
-}
-
-} // namespace
-
+namespace to_device_migrate {
 void addWarningComments(FileResult &Result) {
   llvm::StringRef Code = Result.Original;
   for (const Finding &F : Result.Findings) {
@@ -44,4 +30,4 @@ void addWarningComments(FileResult &Result) {
   }
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -4,11 +4,11 @@
 
 #include "MigrationContext.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 /// Adds to `Result.Edits` a line `// to-device-migrate: warning: ... [rule]`
 /// above each warning's line, indented like it. A line that already has the
 /// comment above it gets none, so a second run changes nothing.
 void addWarningComments(FileResult &Result);
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -8,7 +8,7 @@
 using namespace clang;
 using namespace clang::ast_matchers;
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
 
 /// Is `S` the statement `var = var.to(...)`?
@@ -77,8 +77,7 @@ void CheckpointLoadRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Load = Result.Nodes.getNodeAs<CallExpr>("load");
   const auto *Var = Result.Nodes.getNodeAs<VarDecl>("var");
   const auto *Block = Result.Nodes.getNodeAs<CompoundStmt>("block");
-  if (!Ctx.rewritableOrReported(Load->getSourceRange(), name()) ||
-      Ctx.isKeptOnCpu(Load->getBeginLoc()) || Ctx.isPerSampleCode(*Load))
+  if (!Ctx.mayRewrite(Load->getSourceRange(), name()) || Ctx.isPerSampleCode(*Load))
     return;
   const CXXRecordDecl *Record = Var->getType().getNonReferenceType()->getAsCXXRecordDecl();
   const Stmt *Next = statementAfter(*Block, *Load);
@@ -127,4 +126,4 @@ void CheckpointLoadRule::moveOptimizerState(const CallExpr &Load, const VarDecl 
              name());
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -17,7 +17,7 @@
 
 #include "../lib/Rule.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 class CheckpointLoadRule : public Rule {
 public:
@@ -31,4 +31,4 @@ private:
                           const clang::CXXRecordDecl *Record, const clang::Stmt *Next);
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

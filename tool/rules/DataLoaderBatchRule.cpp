@@ -7,7 +7,7 @@
 using namespace clang;
 using namespace clang::ast_matchers;
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
 
 /// The uses of `batch.<field>` in a loop body, and whether the body already
@@ -154,4 +154,4 @@ std::string DataLoaderBatchRule::moveFields(const VarDecl &Batch, const Compound
   return Moves;
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -14,7 +14,7 @@
 
 #include <set>
 
-namespace todevice {
+namespace to_device_migrate {
 
 class DataLoaderBatchRule : public Rule {
 public:
@@ -30,4 +30,4 @@ private:
   std::set<unsigned> RewrittenLoops; ///< offsets of loops already rewritten
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -7,7 +7,7 @@
 using namespace clang;
 using namespace clang::ast_matchers;
 
-namespace todevice {
+namespace to_device_migrate {
 
 void DataParallelRule::registerMatchers(MatchFinder &Finder) {
   if (!Ctx.options().DataParallel)
@@ -38,7 +38,7 @@ void DataParallelRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<Expr>("call");
   const auto *Model = Result.Nodes.getNodeAs<VarDecl>("model");
   const auto *Input = Result.Nodes.getNodeAs<Expr>("input");
-  if (!Ctx.rewritableOrReported(Call->getSourceRange(), name()) || Ctx.isKeptOnCpu(Call->getBeginLoc()))
+  if (!Ctx.mayRewrite(Call->getSourceRange(), name()))
     return;
   const ModuleType Type = classifyModuleType(Model->getType());
   if (Type.Handle != ModuleHandle::SharedPtr && Type.Handle != ModuleHandle::Holder)
@@ -82,4 +82,4 @@ void DataParallelRule::insertHelper() {
              name());
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -22,7 +22,7 @@
 
 #include "../lib/Rule.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 class DataParallelRule : public Rule {
 public:
@@ -40,4 +40,4 @@ private:
   unsigned HelperOffset = ~0u;
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

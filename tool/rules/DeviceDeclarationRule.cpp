@@ -5,7 +5,7 @@
 
 using namespace clang;
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
 
 /// The offset where the declaration goes: after the last #include that comes
@@ -52,7 +52,7 @@ void DeviceDeclarationRule::insertDeviceDeclaration(const std::string &Expressio
           ");" + Newline;
   if (Offset < Code.size() && Code[Offset] != '\n' && Code[Offset] != '\r')
     Text += Newline;
-  Ctx.insert(Offset, Text, name());
+  Ctx.insertSupportCode(Offset, Text, name());
 }
 
 void DeviceDeclarationRule::insertRequiredIncludes() {
@@ -61,7 +61,7 @@ void DeviceDeclarationRule::insertRequiredIncludes() {
   clang::tooling::HeaderIncludes Includes(Ctx.filePath(), Code, clang::tooling::IncludeStyle());
   for (const std::string &Header : Ctx.requiredIncludes())
     if (auto Insertion = Includes.insert(Header, /*IsAngled=*/true))
-      Ctx.addReplacement(*Insertion, name());
+      Ctx.insertSupportCode(Insertion->getOffset(), Insertion->getReplacementText(), name());
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -7,7 +7,7 @@
 
 #include "../lib/Rule.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 class DeviceDeclarationRule : public Rule {
 public:
@@ -20,4 +20,4 @@ private:
   void insertRequiredIncludes();
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -7,7 +7,7 @@
 using namespace clang;
 using namespace clang::ast_matchers;
 
-namespace todevice {
+namespace to_device_migrate {
 
 void DiscardedMoveRule::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(
@@ -28,7 +28,7 @@ void DiscardedMoveRule::registerMatchers(MatchFinder &Finder) {
 void DiscardedMoveRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CXXMemberCallExpr>("call");
   const auto *Tensor = Result.Nodes.getNodeAs<Expr>("tensor");
-  if (!Ctx.rewritableOrReported(Call->getSourceRange(), name()) || Ctx.isKeptOnCpu(Call->getBeginLoc()) ||
+  if (!Ctx.mayRewrite(Call->getSourceRange(), name()) ||
       Tensor->getType().isConstQualified() || !Tensor->isLValue())
     return;
   std::string Target = Ctx.text(Tensor->getSourceRange()).str();
@@ -39,4 +39,4 @@ void DiscardedMoveRule::check(const MatchFinder::MatchResult &Result) {
              name());
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

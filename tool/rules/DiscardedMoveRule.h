@@ -7,7 +7,7 @@
 
 #include "../lib/Rule.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 class DiscardedMoveRule : public Rule {
 public:
@@ -16,4 +16,4 @@ public:
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

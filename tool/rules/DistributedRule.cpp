@@ -9,7 +9,7 @@
 using namespace clang;
 using namespace clang::ast_matchers;
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
 
 constexpr llvm::StringLiteral Runtime = "todevice::distributed::";
@@ -112,7 +112,7 @@ void DistributedRule::initializeInMain(const FunctionDecl &Main) {
 }
 
 void DistributedRule::distributeLoader(const CallExpr &Call, const FunctionDecl &Factory) {
-  if (!Ctx.rewritableOrReported(Call.getSourceRange(), name()) || Ctx.isKeptOnCpu(Call.getBeginLoc()))
+  if (!Ctx.mayRewrite(Call.getSourceRange(), name()))
     return;
   const auto *Callee = dyn_cast<DeclRefExpr>(Call.getCallee()->IgnoreImplicit());
   const FunctionTemplateSpecializationInfo *Info = Factory.getTemplateSpecializationInfo();
@@ -165,8 +165,7 @@ void DistributedRule::distributeLoader(const CallExpr &Call, const FunctionDecl 
 
 void DistributedRule::averageBeforeStep(const CXXMemberCallExpr &Step) {
   auto [Statement, Block] = statementInBlock(Ctx.ast(), Step);
-  if (!Statement || !Ctx.rewritableOrReported(Step.getSourceRange(), name()) ||
-      Ctx.isKeptOnCpu(Step.getBeginLoc()))
+  if (!Statement || !Ctx.mayRewrite(Step.getSourceRange(), name()))
     return;
   // Already averaged: the statement before is the call.
   const Stmt *Previous = nullptr;
@@ -190,12 +189,11 @@ void DistributedRule::averageBeforeStep(const CXXMemberCallExpr &Step) {
 
 void DistributedRule::saveOnMainRank(const CallExpr &Save) {
   auto [Statement, Block] = statementInBlock(Ctx.ast(), Save);
-  if (!Statement || !Ctx.rewritableOrReported(Save.getSourceRange(), name()) ||
-      Ctx.isKeptOnCpu(Save.getBeginLoc()))
+  if (!Statement || !Ctx.mayRewrite(Save.getSourceRange(), name()))
     return;
   Ctx.requireInclude("todevice/distributed.h");
   Ctx.insert(Ctx.offsetOf(Statement->getBeginLoc()), "if (todevice::distributed::is_main()) ",
              name());
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

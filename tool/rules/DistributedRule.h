@@ -17,7 +17,7 @@
 
 #include "../lib/Rule.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 class DistributedRule : public Rule {
 public:
@@ -32,4 +32,4 @@ private:
   void saveOnMainRank(const clang::CallExpr &Save);
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -8,7 +8,7 @@
 using namespace clang;
 using namespace clang::ast_matchers;
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
 
 bool mentionsAvailabilityCheck(const Stmt *S) {
@@ -53,7 +53,7 @@ void HardcodedDeviceRule::registerMatchers(MatchFinder &Finder) {
 void HardcodedDeviceRule::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Call = Result.Nodes.getNodeAs<CXXMemberCallExpr>("cuda")) {
     const auto *Member = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts());
-    if (!Member || !Ctx.rewritableOrReported(Call->getSourceRange(), name()) || Ctx.isKeptOnCpu(Call->getBeginLoc()))
+    if (!Member || !Ctx.mayRewrite(Call->getSourceRange(), name()))
       return;
     Ctx.replace(SourceRange(Member->getMemberLoc(), Call->getRParenLoc()),
                 "to(" + Ctx.deviceAt(*Call) + ")", name());
@@ -142,4 +142,4 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
   Ctx.replace(Replaced->getSourceRange(), Ctx.deviceAt(Ref), name());
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

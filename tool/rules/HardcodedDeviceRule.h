@@ -10,7 +10,7 @@
 
 #include "../lib/Rule.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 class HardcodedDeviceRule : public Rule {
 public:
@@ -22,4 +22,4 @@ private:
   void rewriteDeviceType(const clang::DeclRefExpr &Ref);
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -10,11 +10,8 @@
 using namespace clang;
 using namespace clang::ast_matchers;
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
-
-/// The stable name of the finding for writes, as the issue tracker and users know it.
-constexpr llvm::StringLiteral HostWrite = "to-device-host-write";
 
 /// Is `Arg` the destination of memcpy/memmove/memset/std::fill/std::copy?
 bool isCalledWithDestination(const CallExpr &Call, const Expr &Arg) {
@@ -113,7 +110,7 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Access = Result.Nodes.getNodeAs<CXXMemberCallExpr>("access");
   const auto *Tensor = Result.Nodes.getNodeAs<VarDecl>("tensor");
   if (!isTensorType(Tensor->getType()) || isHostCopy(*Tensor) ||
-      !Ctx.rewritableOrReported(Access->getSourceRange(), name()) || Ctx.isKeptOnCpu(Access->getBeginLoc()))
+      !Ctx.mayRewrite(Access->getSourceRange(), name()))
     return;
   const Stmt *Statement = enclosingStatement(Ctx.ast(), *Access);
   if (!Statement)
@@ -138,7 +135,7 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
                    "(); on the device a .cpu() copy would take the write, so this is not "
                    "rewritten: fill a CPU tensor and move it with .to(device), or use tensor "
                    "operations",
-               HostWrite);
+               name());
     return;
   }
   // One host copy per statement and tensor, shared by all its reads there
@@ -153,4 +150,4 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
   Ctx.replace(Access->getImplicitObjectArgument()->getSourceRange(), Host, name());
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

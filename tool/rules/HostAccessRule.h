@@ -6,7 +6,7 @@
 // A WRITE through data_ptr/accessor (`acc[i][j] = v`, `*p = v`, `p[i] += v`,
 // memcpy/memset/std::fill into it, or passing the pointer on) cannot be fixed
 // with .cpu() — it would write a copy — so it is reported, not rewritten:
-//   file:line:col: warning: ... [to-device-host-write]
+//   file:line:col: warning: ... [host-access]
 // item<T>() and printing work on any device and are not touched.
 #pragma once
 
@@ -14,7 +14,7 @@
 
 #include <map>
 
-namespace todevice {
+namespace to_device_migrate {
 
 class HostAccessRule : public Rule {
 public:
@@ -26,4 +26,4 @@ private:
   std::map<std::pair<const clang::Stmt *, const clang::VarDecl *>, std::string> HostCopies;
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

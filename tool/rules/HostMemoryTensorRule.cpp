@@ -9,7 +9,7 @@ using namespace clang;
 using namespace clang::ast_matchers;
 using namespace clang::transformer;
 
-namespace todevice {
+namespace to_device_migrate {
 
 void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
   // Already followed by `.to(<device>)`: nothing to do (this keeps the rule idempotent).
@@ -46,4 +46,4 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
   Rewriter->registerMatchers(&Finder);
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -10,7 +10,7 @@
 
 #include <optional>
 
-namespace todevice {
+namespace to_device_migrate {
 
 class HostMemoryTensorRule : public Rule {
 public:
@@ -21,4 +21,4 @@ private:
   std::optional<clang::tooling::Transformer> Rewriter;
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -6,7 +6,7 @@
 
 #include "../lib/ModulePlacement.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 class LossPlacementRule : public ModuleVariableRule {
 public:
@@ -16,4 +16,4 @@ public:
   }
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -7,7 +7,7 @@
 
 #include "../lib/ModulePlacement.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 class ModelPlacementRule : public ModuleVariableRule {
 public:
@@ -17,4 +17,4 @@ public:
   }
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -9,7 +9,7 @@
 using namespace clang;
 using namespace clang::ast_matchers;
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
 
 /// Can a value of `Type` carry tensors into a call: a tensor, a module, a
@@ -119,8 +119,7 @@ void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
       Member && carriesTensors(Member->getImplicitObjectArgument()->getType()))
     return;
-  if (!Ctx.rewritableOrReported(Call->getSourceRange(), name()) ||
-      Ctx.isKeptOnCpu(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call) ||
+  if (!Ctx.mayRewrite(Call->getSourceRange(), name()) || Ctx.isPerSampleCode(*Call) ||
       isMovedToDevice(Ctx.ast(), *Call) || isQueriedOnHost(Ctx.ast(), *Call))
     return;
   Ctx.insert(Ctx.offsetAfterToken(Call->getEndLoc()), ".to(" + Ctx.deviceAt(*Call) + ")", name());
@@ -135,7 +134,7 @@ void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
 }
 
 void ReceivedTensorRule::crossIntoPerSampleCode(const CallExpr &Call, const CXXMethodDecl &Method) {
-  if (!Ctx.rewritableOrReported(Call.getSourceRange(), name()) || Ctx.isKeptOnCpu(Call.getBeginLoc()))
+  if (!Ctx.mayRewrite(Call.getSourceRange(), name()))
     return;
   bool Crossed = false;
   // An operator() call's first argument is the object itself.
@@ -160,4 +159,4 @@ void ReceivedTensorRule::crossIntoPerSampleCode(const CallExpr &Call, const CXXM
              name());
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -13,7 +13,7 @@
 
 #include "../lib/Rule.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 class ReceivedTensorRule : public Rule {
 public:
@@ -25,4 +25,4 @@ private:
   void crossIntoPerSampleCode(const clang::CallExpr &Call, const clang::CXXMethodDecl &Method);
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -4,7 +4,7 @@
 
 using namespace clang;
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
 
 /// Registrations of one function body, grouped by declaration statement in
@@ -27,8 +27,8 @@ void RegistryRule::finishFile() {
 
   for (const auto &[Body, Declarations] : Bodies) {
     std::string Indent = Ctx.indentationOf(Body->body_front()->getBeginLoc());
-    Ctx.insert(Ctx.offsetAfterToken(Body->getLBracLoc()),
-               "\n" + Indent + "todevice::Registry " + Registry + ";", name());
+    Ctx.insertSupportCode(Ctx.offsetAfterToken(Body->getLBracLoc()),
+                          "\n" + Indent + "todevice::Registry " + Registry + ";", name());
 
     // Walk the body's statements: each registered declaration gets its add(),
     // and each run of them ends with one to().
@@ -59,4 +59,4 @@ void RegistryRule::finishFile() {
   }
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

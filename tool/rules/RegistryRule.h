@@ -15,7 +15,7 @@
 
 #include "../lib/Rule.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 class RegistryRule : public Rule {
 public:
@@ -24,4 +24,4 @@ public:
   void finishFile() override;
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

@@ -15,7 +15,7 @@
 #include "RegistryRule.h"
 #include "TensorFactoryRule.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 llvm::ArrayRef<RuleInfo> allRules() {
   static const RuleInfo Rules[] = {
@@ -47,13 +47,14 @@ llvm::ArrayRef<RuleInfo> allRules() {
        "with --distributed: train data-parallel across processes on c10d (init, samplers, "
        "gradient averaging, saves on rank 0)",
        createRule<DistributedRule>},
+      // Finishing steps: they run after the rules above, whatever --rules says.
       {"registry", "with --mode=registry: register placed variables with a todevice::Registry",
-       createRule<RegistryRule>},
+       createRule<RegistryRule>, /*FinishingStep=*/true},
       // Last: it declares the device the rules above used, once, if none was in scope.
       {"device-declaration", "declare the device once (CUDA when available, else the CPU)",
-       createRule<DeviceDeclarationRule>},
+       createRule<DeviceDeclarationRule>, /*FinishingStep=*/true},
   };
   return Rules;
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

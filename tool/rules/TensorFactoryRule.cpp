@@ -9,7 +9,7 @@
 using namespace clang;
 using namespace clang::ast_matchers;
 
-namespace todevice {
+namespace to_device_migrate {
 namespace {
 
 using DeviceNamed = TensorFactoryRule::DeviceNamed;
@@ -284,4 +284,4 @@ void TensorFactoryRule::placeWhereMacroIsUsed(const CallExpr &Call, DeviceNamed 
              name());
 }
 
-} // namespace todevice
+} // namespace to_device_migrate

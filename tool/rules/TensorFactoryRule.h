@@ -10,7 +10,7 @@
 
 #include "../lib/Rule.h"
 
-namespace todevice {
+namespace to_device_migrate {
 
 class TensorFactoryRule : public Rule {
 public:
@@ -34,4 +34,4 @@ private:
   void placeWhereMacroIsUsed(const clang::CallExpr &Call, DeviceNamed Named);
 };
 
-} // namespace todevice
+} // namespace to_device_migrate

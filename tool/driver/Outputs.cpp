@@ -1,0 +1,148 @@
+#include "driver/Outputs.h"
+#include "lib/Output.h"
+#include "lib/Report.h"
+#include "lib/UnifiedDiff.h"
+#include "lib/WarningComments.h"
+
+#include "clang/Tooling/DiagnosticsYaml.h"
+#include "lib/SourceLines.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+
+namespace to_device_migrate::driver {
+
+using clang::tooling::Diagnostic;
+using clang::tooling::DiagnosticMessage;
+using clang::tooling::Replacement;
+using clang::tooling::Replacements;
+using clang::tooling::TranslationUnitDiagnostics;
+
+int error(const llvm::Twine &Message) {
+  llvm::WithColor::error(llvm::errs(), "to-device-migrate") << Message << "\n";
+  return 1;
+}
+
+std::string relativePath(llvm::StringRef Path) {
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  llvm::StringRef Rel = Path;
+  if (Rel.consume_front(Cwd) && Rel.consume_front("/"))
+    return Rel.str();
+  return Path.str();
+}
+
+/// Where the migrated text of `Path` goes: the file itself, -o, or the mirror tree.
+static llvm::Expected<std::string> targetOf(llvm::StringRef Path, const OutputOptions &Options) {
+  if (Options.InPlace)
+    return Path.str();
+  if (Options.OutRoot.empty())
+    return Options.OutputFile;
+  llvm::SmallString<256> Mirrored(Options.OutRoot);
+  llvm::sys::path::append(Mirrored, relativePath(Path));
+  llvm::StringRef Parent = llvm::sys::path::parent_path(Mirrored);
+  if (std::error_code EC = llvm::sys::fs::create_directories(Parent))
+    return llvm::createStringError(EC, "cannot create '%s': %s", Parent.str().c_str(),
+                                   EC.message().c_str());
+  return Mirrored.str().str();
+}
+
+/// Writes `Contents` to `Path` atomically; returns the exit status.
+static int writeAtomically(llvm::StringRef Path, llvm::StringRef Contents) {
+  if (llvm::Error Err = writeFileAtomically(Path, Contents))
+    return error(llvm::toString(std::move(Err)));
+  return 0;
+}
+
+/// One diagnostic per edit (with its replacement) and per finding of the
+/// migrated file, as clang-tidy exports them.
+static void addDiagnostics(const FileResult &Result, TranslationUnitDiagnostics &Fixes) {
+  auto Message = [&](llvm::StringRef Text, unsigned Offset) {
+    DiagnosticMessage M(Text);
+    M.FilePath = Result.Path;
+    M.FileOffset = Offset;
+    return M;
+  };
+  for (const Edit &E : Result.Edits.edits()) {
+    DiagnosticMessage M = Message(siteMessage(E), E.Offset);
+    llvm::consumeError(M.Fix[Result.Path].add(Replacement(Result.Path, E.Offset, E.Length, E.Text)));
+    Fixes.Diagnostics.emplace_back(E.Rule, M, llvm::SmallVector<DiagnosticMessage, 1>(),
+                                   Diagnostic::Warning, "");
+  }
+  for (const Finding &F : Result.Findings) {
+    if (F.File != Result.Path || F.Line == 0)
+      continue; // a header's finding: its offset is in another buffer
+    const unsigned Offset = lineStart(Result.Original, F.Line) + F.Column - 1;
+    Fixes.Diagnostics.emplace_back(F.Rule, Message(F.Message, Offset),
+                                   llvm::SmallVector<DiagnosticMessage, 1>(),
+                                   F.Severity == Finding::Level::Warning ? Diagnostic::Warning
+                                                                         : Diagnostic::Remark,
+                                   "");
+  }
+}
+
+int writeResult(FileResult Result, const OutputOptions &Options, TranslationUnitDiagnostics &Fixes) {
+  for (const Finding &F : Result.Findings)
+    printFinding(llvm::errs(), F);
+  if (Options.Check)
+    return printSites(llvm::outs(), Result) ? 1 : 0;
+  if (Options.Comments)
+    addWarningComments(Result);
+  llvm::Expected<Replacements> Replaces = Result.Edits.toReplacements(Result.Path, Result.Original);
+  if (!Replaces)
+    return error(llvm::toString(Replaces.takeError()));
+  if (!Options.ExportFixes.empty()) {
+    if (Fixes.MainSourceFile.empty())
+      Fixes.MainSourceFile = Result.Path;
+    addDiagnostics(Result, Fixes);
+  }
+  if (Options.Diff) {
+    llvm::outs() << unifiedDiff(relativePath(Result.Path), Result.Original, *Replaces);
+    return 0;
+  }
+  llvm::Expected<std::string> Migrated =
+      clang::tooling::applyAllReplacements(Result.Original, *Replaces);
+  if (!Migrated)
+    return error(llvm::toString(Migrated.takeError()));
+  if (!Options.InPlace && Options.OutputFile.empty() && Options.OutRoot.empty()) {
+    llvm::outs() << *Migrated;
+    return 0;
+  }
+  if (Options.InPlace && *Migrated == Result.Original)
+    return 0;
+  llvm::Expected<std::string> Target = targetOf(Result.Path, Options);
+  if (!Target)
+    return error(llvm::toString(Target.takeError()));
+  return writeAtomically(*Target, *Migrated);
+}
+
+int writeFixes(const std::string &Path, const TranslationUnitDiagnostics &Fixes) {
+  std::string Yaml;
+  llvm::raw_string_ostream OS(Yaml);
+  llvm::yaml::Output Out(OS);
+  Out << const_cast<TranslationUnitDiagnostics &>(Fixes); // yaml::Output takes a non-const reference
+  OS.flush();
+  return writeAtomically(Path, Yaml);
+}
+
+int writeReport(const std::string &Path, llvm::ArrayRef<FileOutcome> Outcomes) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  if (llvm::StringRef(Path).endswith(".md"))
+    writeMarkdownReport(OS, Outcomes);
+  else
+    writeJsonReport(OS, Outcomes);
+  OS.flush();
+  return writeAtomically(Path, Text);
+}
+
+std::string progressLine(const FileOutcome &Outcome, size_t Done, size_t Total) {
+  std::string Line = llvm::formatv("[{0}/{1}] {2}: ", Done, Total, relativePath(Outcome.Input));
+  if (!Outcome.Result)
+    return Line + "failed to parse";
+  const size_t Rewrites = Outcome.Result->Edits.size();
+  return Line + std::to_string(Rewrites) + (Rewrites == 1 ? " rewrite" : " rewrites");
+}
+
+} // namespace to_device_migrate::driver

@@ -1,0 +1,42 @@
+// The driver's outputs: each file's result written as the options ask (stdout,
+// -o, -i, --out-root, --diff, --check), the --export-fixes and --report files,
+// and the progress line.
+#ifndef TO_DEVICE_MIGRATE_DRIVER_OUTPUTS_H
+#define TO_DEVICE_MIGRATE_DRIVER_OUTPUTS_H
+
+#include "driver/Options.h"
+#include "lib/FileOutcome.h"
+
+#include "clang/Tooling/Core/Diagnostic.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Twine.h"
+
+#include <string>
+#include <vector>
+
+namespace to_device_migrate::driver {
+
+/// Prints `to-device-migrate: error: <Message>`; returns the exit status 1.
+int error(const llvm::Twine &Message);
+
+/// `Path` relative to the working directory when below it, for diff headers.
+std::string relativePath(llvm::StringRef Path);
+
+/// Writes one file's result as the options ask; returns the exit status.
+/// With --export-fixes, its edits and findings are added to `Fixes`.
+int writeResult(FileResult Result, const OutputOptions &Options, clang::tooling::TranslationUnitDiagnostics &Fixes);
+
+/// --export-fixes: the diagnostics as clang-tidy exports them (each edit with
+/// its rule, message and replacement; each warning and note with its message),
+/// which clang-apply-replacements applies and editors show.
+int writeFixes(const std::string &Path, const clang::tooling::TranslationUnitDiagnostics &Fixes);
+
+/// --report: JSON, or Markdown when `Path` ends in .md.
+int writeReport(const std::string &Path, llvm::ArrayRef<FileOutcome> Outcomes);
+
+/// `[3/12] src/train.cpp: 7 rewrites`
+std::string progressLine(const FileOutcome &Outcome, size_t Done, size_t Total);
+
+} // namespace to_device_migrate::driver
+
+#endif

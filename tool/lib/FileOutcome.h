@@ -1,0 +1,20 @@
+// What happened to one input file: shared by the runner that produces it, the
+// header selection that reads it (HeaderFiles.h) and the driver's outputs.
+#pragma once
+
+#include "MigrationContext.h"
+
+#include <optional>
+#include <string>
+
+namespace to_device_migrate {
+
+/// What happened to one input file.
+struct FileOutcome {
+  std::string Input;                ///< the path as given
+  std::optional<FileResult> Result; ///< empty when the file did not parse
+  std::string Diagnostics;          ///< clang's messages for this file, kept together
+  std::string IncludedBy;           ///< for a header (--header-filter): the input including it
+};
+
+} // namespace to_device_migrate
