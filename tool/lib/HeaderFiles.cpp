@@ -51,19 +51,10 @@ HeaderCompilationDatabase::HeaderCompilationDatabase(
     std::vector<clang::tooling::CompileCommand> Found = Inputs.getCompileCommands(Includer);
     if (Found.empty())
       continue;
-    clang::tooling::CompileCommand Command = Found.front();
-    // The input's own name, as its command spells it, becomes the header's.
-    llvm::SmallString<256> IncluderPath(Command.Filename);
-    llvm::sys::fs::make_absolute(Command.Directory, IncluderPath);
-    for (std::string &Arg : Command.CommandLine) {
-      llvm::SmallString<256> Absolute(Arg);
-      llvm::sys::fs::make_absolute(Command.Directory, Absolute);
-      if (Arg == Command.Filename || Absolute == IncluderPath)
-        Arg = Header;
-    }
-    if (!Command.CommandLine.empty())
-      Command.CommandLine.insert(Command.CommandLine.begin() + 1, "-xc++");
-    Command.Filename = Header;
+    // The includer's flags for the header, as clangd transfers them: the
+    // header as the file, and `-x c++-header` so a `.h` is not taken for C.
+    clang::tooling::CompileCommand Command =
+        clang::tooling::transferCompileCommand(Found.front(), Header);
     Commands.emplace(Header, std::move(Command));
   }
 }

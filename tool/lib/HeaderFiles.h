@@ -37,7 +37,7 @@ std::vector<std::pair<std::string, std::string>>
 headersToMigrate(llvm::ArrayRef<FileOutcome> Inputs, const llvm::Regex &Filter);
 
 /// Compile commands for headers: the command of the input that included the
-/// header, with the header as its file and `-x c++` so a `.h` is not taken for C.
+/// header, transferred to it (tooling::transferCompileCommand: `-x c++-header`, so a `.h` is not taken for C).
 class HeaderCompilationDatabase : public clang::tooling::CompilationDatabase {
 public:
   HeaderCompilationDatabase(const clang::tooling::CompilationDatabase &Inputs,

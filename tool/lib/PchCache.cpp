@@ -3,6 +3,7 @@
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/DependencyDirectivesSourceMinimizer.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringSet.h"
@@ -11,7 +12,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/Regex.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -98,8 +98,24 @@ void hashFileStatus(llvm::MD5 &Hash, llvm::StringRef File) {
 
 bool includesTorchHeader(llvm::StringRef File) {
   auto Buffer = llvm::MemoryBuffer::getFile(File);
-  static const llvm::Regex Include("#[ \t]*include[ \t]*[<\"]torch/torch\\.h[>\"]");
-  return Buffer && Include.match((*Buffer)->getBuffer());
+  if (!Buffer)
+    return false;
+  // The preprocessor's view of the directives, as clang-scan-deps takes it:
+  // comments, string literals and code gone, line continuations joined, one
+  // directive per line. A commented-out include is no include.
+  llvm::SmallString<1024> Directives;
+  llvm::SmallVector<clang::minimize_source_to_dependency_directives::Token, 32> Tokens;
+  if (clang::minimizeSourceToDependencyDirectives((*Buffer)->getBuffer(), Directives, Tokens))
+    return false; // not lexable: the parse will say why, without a PCH
+  for (const auto &Token : Tokens) {
+    if (Token.K != clang::minimize_source_to_dependency_directives::pp_include)
+      continue;
+    llvm::StringRef Directive = llvm::StringRef(Directives).substr(Token.Offset);
+    Directive = Directive.take_until([](char C) { return C == '\n'; });
+    if (Directive.contains("<torch/torch.h>") || Directive.contains("\"torch/torch.h\""))
+      return true;
+  }
+  return false;
 }
 
 std::string PchCache::defaultDirectory() {
