@@ -7,21 +7,26 @@
 
 namespace to_device_migrate {
 
+void addFlags(clang::tooling::CommandLineArguments &Command,
+              std::initializer_list<std::string> Flags) {
+  Command.insert(llvm::find(Command, "--"), Flags);
+}
+
 clang::tooling::ArgumentsAdjuster defaultFlags(DefaultFlags Options) {
   return [Options](const clang::tooling::CommandLineArguments &Args, llvm::StringRef File) {
     clang::tooling::CommandLineArguments Out = Args;
     if (!llvm::any_of(Args, [](llvm::StringRef A) { return A.startswith("-std="); }))
-      Out.push_back("-std=c++17");
-    Out.insert(Out.end(), {"-isystem", TO_DEVICE_TORCH_API_INCLUDE});
+      addFlags(Out, {"-std=c++17"});
+    addFlags(Out, {"-isystem", TO_DEVICE_TORCH_API_INCLUDE});
     if (!Options.RuntimeInclude.empty())
-      Out.insert(Out.end(), {"-isystem", Options.RuntimeInclude});
-    Out.insert(Out.end(), {"-resource-dir=" + Options.ResourceDir, "-w", "-Qunused-arguments"});
+      addFlags(Out, {"-isystem", Options.RuntimeInclude});
+    addFlags(Out, {"-resource-dir=" + Options.ResourceDir, "-w", "-Qunused-arguments"});
     // The build's PCH was made with the build tree's flags: an installed tool
     // (other runtime path) uses the cache instead.
     if (Options.CommandLineIsOurs && Options.RuntimeInclude == TO_DEVICE_RUNTIME_INCLUDE &&
         !Options.PrebuiltPch.empty() &&
         llvm::sys::fs::exists(Options.PrebuiltPch) && includesTorchHeader(File))
-      Out.insert(Out.end(), {"-include-pch", Options.PrebuiltPch});
+      addFlags(Out, {"-include-pch", Options.PrebuiltPch});
     return Out;
   };
 }

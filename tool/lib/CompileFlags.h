@@ -5,6 +5,7 @@
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
 
+#include <initializer_list>
 #include <string>
 
 namespace to_device_migrate {
@@ -19,6 +20,11 @@ struct DefaultFlags {
 };
 
 clang::tooling::ArgumentsAdjuster defaultFlags(DefaultFlags Options);
+
+/// Adds `Flags` to a command: before the `--` that ends its flags when it has
+/// one (commands from tooling::transferCompileCommand do), else at the end.
+void addFlags(clang::tooling::CommandLineArguments &Command,
+              std::initializer_list<std::string> Flags);
 
 /// The runtime's include directory: `<prefix>/include` next to an installed
 /// tool (`<prefix>/bin`), else the source tree's, recorded at build time;

@@ -1,4 +1,5 @@
 #include "PchCache.h"
+#include "CompileFlags.h"
 #include "Config.h"
 
 #include "clang/Basic/Diagnostic.h"
@@ -45,6 +46,8 @@ CommandLineArguments compileFlags(const CommandLineArguments &Args, llvm::String
   CommandLineArguments Flags;
   for (size_t I = 1; I < Args.size(); ++I) {
     llvm::StringRef A = Args[I];
+    if (A == "--")
+      break; // what follows is the input
     if (A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ" || A == "-include-pch" || A == "-x") {
       ++I;
       continue;
@@ -217,7 +220,7 @@ clang::tooling::ArgumentsAdjuster PchCache::adjuster(std::string WorkingDirector
     if (Pch.empty())
       return Args;
     CommandLineArguments Out = Args;
-    Out.insert(Out.end(), {"-include-pch", Pch});
+    addFlags(Out, {"-include-pch", Pch});
     return Out;
   };
 }
