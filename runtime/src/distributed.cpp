@@ -390,44 +390,5 @@ double average(double value) {
   return t.item<double>() / world_size();
 }
 
-// --- samplers -----------------------------------------------------------------
-
-SequentialSampler::SequentialSampler(size_t size) {
-  if (is_initialized())
-    inner_ = std::make_unique<torch::data::samplers::DistributedSequentialSampler>(
-        size, world_size(), rank());
-  else
-    inner_ = std::make_unique<torch::data::samplers::SequentialSampler>(size);
-}
-void SequentialSampler::reset(torch::optional<size_t> new_size) { inner_->reset(new_size); }
-torch::optional<std::vector<size_t>> SequentialSampler::next(size_t batch_size) {
-  return inner_->next(batch_size);
-}
-void SequentialSampler::save(torch::serialize::OutputArchive& archive) const { inner_->save(archive); }
-void SequentialSampler::load(torch::serialize::InputArchive& archive) { inner_->load(archive); }
-
-RandomSampler::RandomSampler(size_t size) {
-  if (is_initialized()) {
-    auto sampler = std::make_unique<torch::data::samplers::DistributedRandomSampler>(
-        size, world_size(), rank());
-    distributed_ = sampler.get();
-    inner_ = std::move(sampler);
-  } else {
-    inner_ = std::make_unique<torch::data::samplers::RandomSampler>(size);
-  }
-}
-void RandomSampler::reset(torch::optional<size_t> new_size) {
-  // The data loader resets its sampler at the start of every pass: a new
-  // epoch, hence a new shuffle, the same on every rank (Python's set_epoch).
-  if (distributed_)
-    distributed_->set_epoch(epoch_++);
-  inner_->reset(new_size);
-}
-torch::optional<std::vector<size_t>> RandomSampler::next(size_t batch_size) {
-  return inner_->next(batch_size);
-}
-void RandomSampler::save(torch::serialize::OutputArchive& archive) const { inner_->save(archive); }
-void RandomSampler::load(torch::serialize::InputArchive& archive) { inner_->load(archive); }
-
 } // namespace distributed
 } // namespace todevice
