@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 #include <cmath>
+#include <cstdio>
 
 constexpr int64_t kSamples = 64;
 constexpr int64_t kBatchSize = 4;
@@ -30,3 +31,15 @@ struct Net : torch::nn::Module {
   torch::Tensor forward(const torch::Tensor &x) { return out(torch::tanh(hidden(x))); }
   torch::nn::Linear hidden, out;
 };
+
+/// Prints each parameter as `name v0 v1 ...` (%.9g): what the test compares
+/// between the ranks and the single-process reference.
+inline void print_parameters(const torch::nn::Module &model) {
+  for (const auto &p : model.named_parameters()) {
+    auto values = p.value().reshape(-1);
+    std::printf("%s", p.key().c_str());
+    for (int64_t i = 0; i < values.size(0); ++i)
+      std::printf(" %.9g", values[i].item<double>());
+    std::printf("\n");
+  }
+}

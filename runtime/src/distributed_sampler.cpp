@@ -5,6 +5,17 @@
 namespace todevice {
 namespace distributed {
 
+namespace detail {
+
+void ShardSampler::reset(torch::optional<size_t> new_size) { inner_->reset(new_size); }
+torch::optional<std::vector<size_t>> ShardSampler::next(size_t batch_size) {
+  return inner_->next(batch_size);
+}
+void ShardSampler::save(torch::serialize::OutputArchive& archive) const { inner_->save(archive); }
+void ShardSampler::load(torch::serialize::InputArchive& archive) { inner_->load(archive); }
+
+} // namespace detail
+
 SequentialSampler::SequentialSampler(size_t size) {
   if (is_initialized())
     inner_ = std::make_unique<torch::data::samplers::DistributedSequentialSampler>(
@@ -12,12 +23,6 @@ SequentialSampler::SequentialSampler(size_t size) {
   else
     inner_ = std::make_unique<torch::data::samplers::SequentialSampler>(size);
 }
-void SequentialSampler::reset(torch::optional<size_t> new_size) { inner_->reset(new_size); }
-torch::optional<std::vector<size_t>> SequentialSampler::next(size_t batch_size) {
-  return inner_->next(batch_size);
-}
-void SequentialSampler::save(torch::serialize::OutputArchive& archive) const { inner_->save(archive); }
-void SequentialSampler::load(torch::serialize::InputArchive& archive) { inner_->load(archive); }
 
 RandomSampler::RandomSampler(size_t size) {
   if (is_initialized()) {
@@ -29,18 +34,14 @@ RandomSampler::RandomSampler(size_t size) {
     inner_ = std::make_unique<torch::data::samplers::RandomSampler>(size);
   }
 }
+
 void RandomSampler::reset(torch::optional<size_t> new_size) {
   // The data loader resets its sampler at the start of every pass: a new
   // epoch, hence a new shuffle, the same on every rank (Python's set_epoch).
   if (distributed_)
     distributed_->set_epoch(epoch_++);
-  inner_->reset(new_size);
+  ShardSampler::reset(new_size);
 }
-torch::optional<std::vector<size_t>> RandomSampler::next(size_t batch_size) {
-  return inner_->next(batch_size);
-}
-void RandomSampler::save(torch::serialize::OutputArchive& archive) const { inner_->save(archive); }
-void RandomSampler::load(torch::serialize::InputArchive& archive) { inner_->load(archive); }
 
 } // namespace distributed
 } // namespace todevice

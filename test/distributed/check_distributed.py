@@ -115,60 +115,57 @@ def check_train(args):
     print("only rank 0 wrote the checkpoint")
 
 
-def check_killed_rank(args):
+def start_two_ranks_to_step_5(args, timeout):
+    """Two ranks of a 400-step run with a `timeout` s collective timeout,
+    returned once rank 1 has done 5 steps."""
     shutil.rmtree(args.work, ignore_errors=True)
-    timeout = 10
     processes = launch(args.program, 2, args.work, args=["400"],
                        extra_env={"TODEVICE_DIST_TIMEOUT": str(timeout)})
-    victim = processes[1]
-    # Let both train a few steps, then kill rank 1 the way an OOM killer would.
-    for line in victim.stdout:
+    for line in processes[1].stdout:
         if line.startswith("step 5 "):
             break
-    victim.send_signal(signal.SIGKILL)
-    killed_at = time.monotonic()
+    return processes
+
+
+def rank_0_error(processes, wait, why):
+    """Rank 0's todevice::distributed error line, once it has exited non-zero
+    within `wait` s; fails (`why` says what was done to rank 1) otherwise."""
     try:
-        out, err = processes[0].communicate(timeout=timeout + 30)
+        out, err = processes[0].communicate(timeout=wait)
     except subprocess.TimeoutExpired:
         processes[0].kill()
-        fail("rank 0 still runs %d s after rank 1 died" % (timeout + 30))
-    waited = time.monotonic() - killed_at
-    if processes[0].returncode == 0:
-        fail("rank 0 succeeded although rank 1 died:\n" + out)
+        fail("rank 0 still runs %d s after rank 1 %s" % (wait, why))
     message = [l for l in err.splitlines() if "todevice::distributed:" in l]
-    if not message:
-        fail("rank 0 failed (%d) without a todevice::distributed error:\n%s" % (processes[0].returncode, err))
+    if processes[0].returncode == 0 or not message:
+        fail("rank 0 (status %d) did not fail with a todevice::distributed error after rank 1 %s:\n%s%s" %
+             (processes[0].returncode, why, out, err))
+    return message[0].strip()
+
+
+def check_killed_rank(args):
+    timeout = 10
+    processes = start_two_ranks_to_step_5(args, timeout)
+    # Kill rank 1 the way an OOM killer would.
+    processes[1].send_signal(signal.SIGKILL)
+    killed_at = time.monotonic()
+    message = rank_0_error(processes, timeout + 30, "died")
     print("rank 1 killed at step 5: rank 0 exited with %d after %.1f s: %s" %
-          (processes[0].returncode, waited, message[0].strip()))
+          (processes[0].returncode, time.monotonic() - killed_at, message))
 
 
 def check_hung_rank(args):
     """A rank that stops answering (SIGSTOP: a hung machine, a partition) makes
     the others fail within the timeout, not hang."""
-    shutil.rmtree(args.work, ignore_errors=True)
     timeout = 5
-    processes = launch(args.program, 2, args.work, args=["400"],
-                       extra_env={"TODEVICE_DIST_TIMEOUT": str(timeout)})
-    victim = processes[1]
-    for line in victim.stdout:
-        if line.startswith("step 5 "):
-            break
-    victim.send_signal(signal.SIGSTOP)
+    processes = start_two_ranks_to_step_5(args, timeout)
+    processes[1].send_signal(signal.SIGSTOP)
     stopped_at = time.monotonic()
     try:
-        out, err = processes[0].communicate(timeout=timeout * 3 + 10)
-    except subprocess.TimeoutExpired:
-        processes[0].kill()
-        fail("rank 0 hangs: still running %d s after rank 1 stopped" % (timeout * 3 + 10))
+        message = rank_0_error(processes, timeout * 3 + 10, "stopped")
     finally:
-        victim.kill()
-    waited = time.monotonic() - stopped_at
-    message = [l for l in err.splitlines() if "todevice::distributed:" in l]
-    if processes[0].returncode == 0 or not message:
-        fail("rank 0 (status %d) did not fail with a todevice::distributed error:\n%s" %
-             (processes[0].returncode, err))
+        processes[1].kill()
     print("rank 1 stopped at step 5: rank 0 exited with %d after %.1f s (timeout %d s): %s" %
-          (processes[0].returncode, waited, timeout, message[0].strip()))
+          (processes[0].returncode, time.monotonic() - stopped_at, timeout, message))
 
 
 def check_bad_environment(args):

@@ -28,11 +28,5 @@ int main(int argc, char **argv) {
       optimizer.step();
     }
   }
-  for (const auto &p : model->named_parameters()) {
-    auto values = p.value().reshape(-1);
-    std::printf("%s", p.key().c_str());
-    for (int64_t i = 0; i < values.size(0); ++i)
-      std::printf(" %.9g", values[i].item<double>());
-    std::printf("\n");
-  }
+  print_parameters(*model);
 }

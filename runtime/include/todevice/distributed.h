@@ -108,28 +108,33 @@ double average(double value);
 /// same way on every rank. In a single process they are LibTorch's
 /// SequentialSampler and RandomSampler, drawing the same numbers.
 /// `make_data_loader<todevice::distributed::RandomSampler>(dataset, batch)`.
-class SequentialSampler : public torch::data::samplers::Sampler<> {
+namespace detail {
+/// What both samplers share: LibTorch's sampler for this process's shard, to
+/// which every call goes.
+class ShardSampler : public torch::data::samplers::Sampler<> {
  public:
-  explicit SequentialSampler(size_t size);
   void reset(torch::optional<size_t> new_size = torch::nullopt) override;
   torch::optional<std::vector<size_t>> next(size_t batch_size) override;
   void save(torch::serialize::OutputArchive& archive) const override;
   void load(torch::serialize::InputArchive& archive) override;
 
- private:
+ protected:
   std::unique_ptr<torch::data::samplers::Sampler<>> inner_;
 };
+} // namespace detail
 
-class RandomSampler : public torch::data::samplers::Sampler<> {
+class SequentialSampler : public detail::ShardSampler {
+ public:
+  explicit SequentialSampler(size_t size);
+};
+
+class RandomSampler : public detail::ShardSampler {
  public:
   explicit RandomSampler(size_t size);
+  /// A new epoch: a new shuffle, the same on every rank.
   void reset(torch::optional<size_t> new_size = torch::nullopt) override;
-  torch::optional<std::vector<size_t>> next(size_t batch_size) override;
-  void save(torch::serialize::OutputArchive& archive) const override;
-  void load(torch::serialize::InputArchive& archive) override;
 
  private:
-  std::unique_ptr<torch::data::samplers::Sampler<>> inner_;
   torch::data::samplers::DistributedRandomSampler* distributed_ = nullptr;
   size_t epoch_ = 0;
 };
