@@ -6,6 +6,7 @@
 #include "driver/Outputs.h"
 #include "lib/CompileFlags.h"
 #include "lib/FileRunner.h"
+#include "lib/FinishingSteps.h"
 #include "lib/Rule.h"
 
 #include "clang/Tooling/CommonOptionsParser.h"
@@ -258,13 +259,14 @@ int main(int Argc, const char **Argv) {
   if (!Rules)
     return error("--rules: " + llvm::toString(Rules.takeError()));
   if (ListRules) {
-    for (const RuleInfo &Rule : allRules())
+    for (const RuleInfo &Rule : registeredRules())
       if (llvm::is_contained(*Rules, Rule.Name))
-        llvm::outs() << llvm::formatv("{0,-20} {1}{2}\n", Rule.Name, Rule.Summary,
-                                      Rule.FinishingStep ? " (always runs)" : "");
+        llvm::outs() << llvm::formatv("{0,-20} {1}\n", Rule.Name, Rule.Summary);
+    for (const FinishingStep &Step : finishingSteps())
+      llvm::outs() << llvm::formatv("{0,-20} {1} (always runs)\n", Step.Name, Step.Summary);
     return 0;
   }
-  if (llvm::all_of(*Rules, [](const std::string &Name) { return isFinishingStep(Name); }))
+  if (Rules->empty())
     return error("--rules='" + RuleGlobs + "' selects no rule (see --list-rules)");
   const driver::OutputOptions Output = outputOptions();
   size_t Skipped = 0;

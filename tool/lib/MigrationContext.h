@@ -195,7 +195,7 @@ public:
   llvm::StringRef torchNamespace() const { return TorchNamespace; }
 
   /// The inserted declaration's name and the earliest offset that uses it, if
-  /// any site needs it (for DeviceDeclarationRule).
+  /// any site needs it (for the device-declaration step).
   std::optional<std::pair<std::string, unsigned>> insertedDeviceUse() const;
 
 private:

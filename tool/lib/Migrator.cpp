@@ -1,4 +1,5 @@
 #include "Migrator.h"
+#include "FinishingSteps.h"
 #include "Rule.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -7,7 +8,6 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 
-#include <algorithm>
 
 using namespace clang;
 
@@ -117,16 +117,17 @@ void Migrator::migrate(ASTContext &Ast, std::vector<Decl *> MainFileDecls,
   Ctx.startTranslationUnit(Ast, std::move(Includes));
   std::vector<std::unique_ptr<Rule>> Rules;
   ast_matchers::MatchFinder Finder;
-  for (const RuleInfo &Info : allRules()) {
-    if (!RuleNames.empty() &&
-        std::find(RuleNames.begin(), RuleNames.end(), Info.Name) == RuleNames.end())
+  for (const RuleInfo &Info : registeredRules()) {
+    if (!RuleNames.empty() && !llvm::is_contained(RuleNames, Info.Name))
       continue;
-    Rules.push_back(Info.Create(Info.Name, Ctx));
+    Rules.push_back(Info.Factory->create(Info.Name, Ctx));
     Rules.back()->registerMatchers(Finder);
   }
   Finder.matchAST(Ast);
   for (auto &R : Rules)
     R->finishFile();
+  for (const FinishingStep &Step : finishingSteps())
+    Step.Run(Ctx, Step.Name);
 
   std::lock_guard<std::mutex> Guard(Lock);
   Results.push_back(Ctx.finishTranslationUnit());

@@ -15,7 +15,8 @@ namespace to_device_migrate {
 
 class Migrator {
 public:
-  /// `RuleNames` selects rules from allRules(); empty means all of them.
+  /// `RuleNames` selects registered rules; empty means all of them. The
+  /// finishing steps always run after them.
   explicit Migrator(MigrationOptions Options, std::vector<std::string> RuleNames = {})
       : Options(std::move(Options)), RuleNames(std::move(RuleNames)) {}
 

@@ -5,8 +5,11 @@
 #include "MigrationContext.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/Support/Registry.h"
 
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace to_device_migrate {
 
@@ -30,33 +33,47 @@ protected:
   MigrationContext &Ctx;
 };
 
-/// One entry of the rule registry (tool/rules/RuleRegistry.cpp).
-struct RuleInfo {
-  const char *Name;
-  const char *Summary;
-  std::unique_ptr<Rule> (*Create)(llvm::StringRef Name, MigrationContext &Ctx);
-  /// A step that completes what the rules did (declaring the device they use,
-  /// emitting the registry they filled): it always runs, whatever --rules says,
-  /// since without it their output would not compile.
-  bool FinishingStep = false;
+/// Makes the rules of one kind. Each rule registers its factory from its own
+/// source file (as clang-tidy's modules register their checks), so adding a
+/// rule touches only its own files:
+///   static RuleRegistry::Add<RuleFactoryFor<TensorFactoryRule, 10>>
+///       Registration("tensor-factory", "add the device to the options of ...");
+/// The registry's name and description are the rule's name and summary.
+class RuleFactory {
+public:
+  virtual ~RuleFactory() = default;
+  virtual std::unique_ptr<Rule> create(llvm::StringRef Name, MigrationContext &Ctx) const = 0;
+  /// Where the rule runs among the others (lowest first). Insertions at one
+  /// point keep the order of the rules that made them, so the output must not
+  /// depend on the order in which static initialisers happened to register them.
+  virtual int order() const = 0;
 };
 
-template <typename RuleT>
-std::unique_ptr<Rule> createRule(llvm::StringRef Name, MigrationContext &Ctx) {
-  return std::make_unique<RuleT>(Name, Ctx);
-}
+template <typename RuleT, int Order> class RuleFactoryFor final : public RuleFactory {
+public:
+  std::unique_ptr<Rule> create(llvm::StringRef Name, MigrationContext &Ctx) const override {
+    return std::make_unique<RuleT>(Name, Ctx);
+  }
+  int order() const override { return Order; }
+};
 
-/// Every rule, in the order their end-of-file steps run.
-llvm::ArrayRef<RuleInfo> allRules();
+using RuleRegistry = llvm::Registry<RuleFactory>;
+
+/// A registered rule.
+struct RuleInfo {
+  std::string Name;
+  std::string Summary;
+  std::unique_ptr<RuleFactory> Factory;
+};
+
+/// Every registered rule, in the order they run.
+const std::vector<RuleInfo> &registeredRules();
 
 /// The names of the rules `Globs` selects (comma-separated, clang-tidy style:
-/// `-glob` removes, later globs win), and every finishing step.
+/// `-glob` removes, later globs win).
 llvm::Expected<std::vector<std::string>> selectRules(llvm::StringRef Globs);
 
-/// True for the name of a finishing step (see RuleInfo::FinishingStep).
-bool isFinishingStep(llvm::StringRef Name);
-
-/// The summary of rule `Name` (empty if there is no such rule).
+/// The summary of rule or finishing step `Name` (empty if there is no such one).
 llvm::StringRef ruleSummary(llvm::StringRef Name);
 
 } // namespace to_device_migrate

@@ -1,8 +1,38 @@
+// What runs: the registered rules (in their declared order), which of them
+// --rules selects, and the finishing steps that always follow them.
+#include "FinishingSteps.h"
 #include "Rule.h"
 
 #include "llvm/Support/GlobPattern.h"
 
+#include <algorithm>
+
+LLVM_INSTANTIATE_REGISTRY(to_device_migrate::RuleRegistry)
+
 namespace to_device_migrate {
+
+const std::vector<RuleInfo> &registeredRules() {
+  static const std::vector<RuleInfo> Rules = [] {
+    std::vector<RuleInfo> All;
+    for (const RuleRegistry::entry &Entry : RuleRegistry::entries())
+      All.push_back({Entry.getName().str(), Entry.getDesc().str(), Entry.instantiate()});
+    std::stable_sort(All.begin(), All.end(), [](const RuleInfo &A, const RuleInfo &B) {
+      return A.Factory->order() < B.Factory->order();
+    });
+    return All;
+  }();
+  return Rules;
+}
+
+llvm::ArrayRef<FinishingStep> finishingSteps() {
+  static const FinishingStep Steps[] = {
+      {"registry", "with --mode=registry: register placed variables with a todevice::Registry",
+       emitRegistries},
+      {"device-declaration", "declare the device once (CUDA when available, else the CPU)",
+       declareDevice},
+  };
+  return Steps;
+}
 
 llvm::Expected<std::vector<std::string>> selectRules(llvm::StringRef Globs) {
   std::vector<std::pair<llvm::GlobPattern, bool>> Patterns;
@@ -17,28 +47,24 @@ llvm::Expected<std::vector<std::string>> selectRules(llvm::StringRef Globs) {
     Patterns.emplace_back(std::move(*Pattern), !Remove);
   }
   std::vector<std::string> Selected;
-  for (const RuleInfo &Rule : allRules()) {
+  for (const RuleInfo &Rule : registeredRules()) {
     bool Enabled = false;
     for (const auto &[Pattern, Include] : Patterns)
       if (Pattern.match(Rule.Name))
         Enabled = Include;
-    if (Enabled || Rule.FinishingStep)
+    if (Enabled)
       Selected.push_back(Rule.Name);
   }
   return Selected;
 }
 
-bool isFinishingStep(llvm::StringRef Name) {
-  for (const RuleInfo &Rule : allRules())
-    if (Name == Rule.Name)
-      return Rule.FinishingStep;
-  return false;
-}
-
 llvm::StringRef ruleSummary(llvm::StringRef Name) {
-  for (const RuleInfo &Rule : allRules())
+  for (const RuleInfo &Rule : registeredRules())
     if (Name == Rule.Name)
       return Rule.Summary;
+  for (const FinishingStep &Step : finishingSteps())
+    if (Name == Step.Name)
+      return Step.Summary;
   return llvm::StringRef();
 }
 

@@ -126,4 +126,8 @@ void CheckpointLoadRule::moveOptimizerState(const CallExpr &Load, const VarDecl 
              name());
 }
 
+static RuleRegistry::Add<RuleFactoryFor<CheckpointLoadRule, 100>>
+    Registration("checkpoint-load",
+                 "move tensors filled by torch::load; report optimizer state loaded on the CPU");
+
 } // namespace to_device_migrate

@@ -154,4 +154,8 @@ std::string DataLoaderBatchRule::moveFields(const VarDecl &Batch, const Compound
   return Moves;
 }
 
+static RuleRegistry::Add<RuleFactoryFor<DataLoaderBatchRule, 50>>
+    Registration("data-loader-batch",
+                 "move each batch's data and target once, at the top of the loop body");
+
 } // namespace to_device_migrate

@@ -82,4 +82,8 @@ void DataParallelRule::insertHelper() {
              name());
 }
 
+static RuleRegistry::Add<RuleFactoryFor<DataParallelRule, 110>>
+    Registration("data-parallel",
+                 "with --data-parallel: run forward calls in loops on every GPU (data_parallel)");
+
 } // namespace to_device_migrate

@@ -39,4 +39,8 @@ void DiscardedMoveRule::check(const MatchFinder::MatchResult &Result) {
              name());
 }
 
+static RuleRegistry::Add<RuleFactoryFor<DiscardedMoveRule, 80>>
+    Registration("discarded-move",
+                 "assign back tensor moves whose result is discarded (x.to(d);)");
+
 } // namespace to_device_migrate

@@ -196,4 +196,8 @@ void DistributedRule::saveOnMainRank(const CallExpr &Save) {
              name());
 }
 
+static RuleRegistry::Add<RuleFactoryFor<DistributedRule, 120>>
+    Registration("distributed",
+                 "with --distributed: train data-parallel across processes on c10d (init, samplers, " "gradient averaging, saves on rank 0)");
+
 } // namespace to_device_migrate

@@ -142,4 +142,8 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
   Ctx.replace(Replaced->getSourceRange(), Ctx.deviceAt(Ref), name());
 }
 
+static RuleRegistry::Add<RuleFactoryFor<HardcodedDeviceRule, 70>>
+    Registration("hardcoded-device",
+                 "make hard-coded CUDA devices (.cuda(), torch::kCUDA) portable");
+
 } // namespace to_device_migrate

@@ -150,4 +150,8 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
   Ctx.replace(Access->getImplicitObjectArgument()->getSourceRange(), Host, name());
 }
 
+static RuleRegistry::Add<RuleFactoryFor<HostAccessRule, 90>>
+    Registration("host-access",
+                 "read device tensors from host code through .cpu(); report writes");
+
 } // namespace to_device_migrate

@@ -46,4 +46,8 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
   Rewriter->registerMatchers(&Finder);
 }
 
+static RuleRegistry::Add<RuleFactoryFor<HostMemoryTensorRule, 20>>
+    Registration("host-memory-tensor",
+                 "move tensors built over host memory (from_blob) with .to(device)");
+
 } // namespace to_device_migrate

@@ -159,4 +159,8 @@ void ReceivedTensorRule::crossIntoPerSampleCode(const CallExpr &Call, const CXXM
              name());
 }
 
+static RuleRegistry::Add<RuleFactoryFor<ReceivedTensorRule, 60>>
+    Registration("received-tensor",
+                 "move tensors returned by code the tool cannot see (another file, a dataset) where they " "are received");
+
 } // namespace to_device_migrate

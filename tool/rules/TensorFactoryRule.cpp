@@ -284,4 +284,8 @@ void TensorFactoryRule::placeWhereMacroIsUsed(const CallExpr &Call, DeviceNamed 
              name());
 }
 
+static RuleRegistry::Add<RuleFactoryFor<TensorFactoryRule, 10>>
+    Registration("tensor-factory",
+                 "add the device to the options of torch::/at:: factory calls");
+
 } // namespace to_device_migrate

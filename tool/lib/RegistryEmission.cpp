@@ -1,4 +1,17 @@
-#include "RegistryRule.h"
+// registry (only with --mode=registry), a finishing step: instead of rewriting each site, the
+// variables that other rules would place are registered with one
+// todevice::Registry per function and moved together:
+//   auto net = std::make_shared<Net>();        todevice::Registry registry;   (top of the function)
+//   auto x = torch::randn({2, 3});       ->    auto net = std::make_shared<Net>();
+//   net->forward(x);                           registry.add(net);
+//                                              auto x = torch::randn({2, 3});
+//                                              registry.add(x);
+//                                              registry.to(device);
+// `registry.to(device)` follows each run of consecutive registered
+// declarations, so it comes before any of their uses; moving what is already
+// on the device is free. The rules decide what to place
+// (MigrationContext::registerInstead); this step writes the registry code.
+#include "FinishingSteps.h"
 
 #include <map>
 
@@ -13,7 +26,7 @@ using BodyRegistrations = std::map<unsigned, std::pair<const DeclStmt *, std::ve
 
 } // namespace
 
-void RegistryRule::finishFile() {
+void emitRegistries(MigrationContext &Ctx, llvm::StringRef Name) {
   if (Ctx.registrations().empty())
     return;
   std::map<const CompoundStmt *, BodyRegistrations> Bodies;
@@ -28,7 +41,7 @@ void RegistryRule::finishFile() {
   for (const auto &[Body, Declarations] : Bodies) {
     std::string Indent = Ctx.indentationOf(Body->body_front()->getBeginLoc());
     Ctx.insertSupportCode(Ctx.offsetAfterToken(Body->getLBracLoc()),
-                          "\n" + Indent + "todevice::Registry " + Registry + ";", name());
+                          "\n" + Indent + "todevice::Registry " + Registry + ";", Name);
 
     // Walk the body's statements: each registered declaration gets its add(),
     // and each run of them ends with one to().
@@ -38,7 +51,7 @@ void RegistryRule::finishFile() {
       if (!LastOfRun)
         return;
       Ctx.insert(Ctx.offsetAfterStatement(*LastOfRun),
-                 "\n" + Indent + Registry + ".to(" + Ctx.deviceAt(*LastOfRun) + ");", name());
+                 "\n" + Indent + Registry + ".to(" + Ctx.deviceAt(*LastOfRun) + ");", Name);
       LastOfRun = nullptr;
     };
     for (const Stmt *S : Body->body()) {
@@ -51,7 +64,7 @@ void RegistryRule::finishFile() {
         Names += (Names.empty() ? "" : ", ") + Var->getName().str();
       Ctx.insert(Ctx.offsetAfterStatement(*S),
                  "\n" + Ctx.indentationOf(S->getBeginLoc()) + Registry + ".add(" + Names + ");",
-                 name());
+                 Name);
       LastOfRun = S;
       ++Next;
     }

@@ -1,4 +1,9 @@
-#include "DeviceDeclarationRule.h"
+// device-declaration, a finishing step: where a file uses a device no declaration provides,
+// declare one, once, after the file's includes:
+//   const torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+// It also adds `#include <todevice/todevice.h>`, once, when the device
+// expression or the registry mode uses the runtime.
+#include "FinishingSteps.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Tooling/Inclusions/HeaderIncludes.h"
@@ -20,18 +25,8 @@ unsigned declarationOffset(const MigrationContext &Ctx, unsigned FirstUse) {
   return Ctx.topLevelDeclarationLineStart(FirstUse).value_or(0);
 }
 
-} // namespace
-
-void DeviceDeclarationRule::finishFile() {
-  // The expression first: it may ask for the runtime's include, which goes in
-  // before the declaration.
-  std::string Expression = Ctx.insertedDeviceUse() ? Ctx.deviceExpression() : "";
-  insertRequiredIncludes();
-  if (!Expression.empty())
-    insertDeviceDeclaration(Expression);
-}
-
-void DeviceDeclarationRule::insertDeviceDeclaration(const std::string &Expression) {
+void insertDeviceDeclaration(MigrationContext &Ctx, llvm::StringRef Name,
+                             const std::string &Expression) {
   // A copy: insertedDeviceUse() returns a temporary optional, and a reference into
   // it would dangle (AddressSanitizer: stack-use-after-scope).
   const auto [DeviceName, FirstUse] = *Ctx.insertedDeviceUse();
@@ -52,16 +47,27 @@ void DeviceDeclarationRule::insertDeviceDeclaration(const std::string &Expressio
           ");" + Newline;
   if (Offset < Code.size() && Code[Offset] != '\n' && Code[Offset] != '\r')
     Text += Newline;
-  Ctx.insertSupportCode(Offset, Text, name());
+  Ctx.insertSupportCode(Offset, Text, Name);
 }
 
-void DeviceDeclarationRule::insertRequiredIncludes() {
+void insertRequiredIncludes(MigrationContext &Ctx, llvm::StringRef Name) {
   const SourceManager &SM = Ctx.sources();
   llvm::StringRef Code = SM.getBufferData(SM.getMainFileID());
   clang::tooling::HeaderIncludes Includes(Ctx.filePath(), Code, clang::tooling::IncludeStyle());
   for (const std::string &Header : Ctx.requiredIncludes())
     if (auto Insertion = Includes.insert(Header, /*IsAngled=*/true))
-      Ctx.insertSupportCode(Insertion->getOffset(), Insertion->getReplacementText(), name());
+      Ctx.insertSupportCode(Insertion->getOffset(), Insertion->getReplacementText(), Name);
+}
+
+} // namespace
+
+void declareDevice(MigrationContext &Ctx, llvm::StringRef Name) {
+  // The expression first: it may ask for the runtime's include, which goes in
+  // before the declaration.
+  std::string Expression = Ctx.insertedDeviceUse() ? Ctx.deviceExpression() : "";
+  insertRequiredIncludes(Ctx, Name);
+  if (!Expression.empty())
+    insertDeviceDeclaration(Ctx, Name, Expression);
 }
 
 } // namespace to_device_migrate
