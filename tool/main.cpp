@@ -218,8 +218,9 @@ static int writeOutcomes(llvm::ArrayRef<FileOutcome> Outcomes, const driver::Out
                                                        Outcome.IncludedBy + ": it must include what it uses)"));
       continue;
     }
-    Rewrites += Outcome.Result->Edits.size();
-    ++(Outcome.Result->Edits.empty() ? Unchanged : Migrated);
+    const size_t Edits = Outcome.Result->edits().size();
+    Rewrites += Edits;
+    ++(Edits == 0 ? Unchanged : Migrated);
     Status |= driver::writeResult(*Outcome.Result, Options, Fixes);
   }
   if (!Options.ExportFixes.empty())

@@ -5,7 +5,6 @@
 #include "lib/WarningComments.h"
 
 #include "clang/Tooling/DiagnosticsYaml.h"
-#include "lib/SourceLines.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -55,41 +54,33 @@ static int writeAtomically(llvm::StringRef Path, llvm::StringRef Contents) {
   return 0;
 }
 
-/// One diagnostic per edit (with its replacement) and per finding of the
-/// migrated file, as clang-tidy exports them.
+/// One diagnostic per finding of the migrated file, with its fixes, as
+/// clang-tidy exports them.
 static void addDiagnostics(const FileResult &Result, TranslationUnitDiagnostics &Fixes) {
-  auto Message = [&](llvm::StringRef Text, unsigned Offset) {
-    DiagnosticMessage M(Text);
-    M.FilePath = Result.Path;
-    M.FileOffset = Offset;
-    return M;
-  };
-  for (const Edit &E : Result.Edits.edits()) {
-    DiagnosticMessage M = Message(siteMessage(E), E.Offset);
-    llvm::consumeError(M.Fix[Result.Path].add(Replacement(Result.Path, E.Offset, E.Length, E.Text)));
-    Fixes.Diagnostics.emplace_back(E.Rule, M, llvm::SmallVector<DiagnosticMessage, 1>(),
-                                   Diagnostic::Warning, "");
-  }
   for (const Finding &F : Result.Findings) {
     if (F.File != Result.Path || F.Line == 0)
       continue; // a header's finding: its offset is in another buffer
-    const unsigned Offset = lineStart(Result.Original, F.Line) + F.Column - 1;
-    Fixes.Diagnostics.emplace_back(F.Rule, Message(F.Message, Offset),
-                                   llvm::SmallVector<DiagnosticMessage, 1>(),
-                                   F.Severity == Finding::Level::Warning ? Diagnostic::Warning
-                                                                         : Diagnostic::Remark,
-                                   "");
+    DiagnosticMessage M(F.Message);
+    M.FilePath = Result.Path;
+    M.FileOffset = F.Offset;
+    for (const Edit &E : F.Fixes)
+      llvm::consumeError(
+          M.Fix[Result.Path].add(Replacement(Result.Path, E.Offset, E.Length, E.Text)));
+    Fixes.Diagnostics.emplace_back(F.Rule, M, llvm::SmallVector<DiagnosticMessage, 1>(),
+                                   F.isWarning() ? Diagnostic::Warning : Diagnostic::Remark, "");
   }
 }
 
 int writeResult(FileResult Result, const OutputOptions &Options, TranslationUnitDiagnostics &Fixes) {
   for (const Finding &F : Result.Findings)
-    printFinding(llvm::errs(), F);
+    if (!F.isEdit())
+      printFinding(llvm::errs(), F);
   if (Options.Check)
-    return printSites(llvm::outs(), Result) ? 1 : 0;
+    return printRewrites(llvm::outs(), Result) ? 1 : 0;
   if (Options.Comments)
     addWarningComments(Result);
-  llvm::Expected<Replacements> Replaces = Result.Edits.toReplacements(Result.Path, Result.Original);
+  llvm::Expected<Replacements> Replaces =
+      Result.edits().toReplacements(Result.Path, Result.Original);
   if (!Replaces)
     return error(llvm::toString(Replaces.takeError()));
   if (!Options.ExportFixes.empty()) {
@@ -141,7 +132,7 @@ std::string progressLine(const FileOutcome &Outcome, size_t Done, size_t Total) 
   std::string Line = llvm::formatv("[{0}/{1}] {2}: ", Done, Total, relativePath(Outcome.Input));
   if (!Outcome.Result)
     return Line + "failed to parse";
-  const size_t Rewrites = Outcome.Result->Edits.size();
+  const size_t Rewrites = Outcome.Result->edits().size();
   return Line + std::to_string(Rewrites) + (Rewrites == 1 ? " rewrite" : " rewrites");
 }
 

@@ -6,19 +6,10 @@
 #include <algorithm>
 
 namespace to_device_migrate {
-namespace {
-
-bool sameEdit(const Edit &A, const Edit &B) {
-  return A.Offset == B.Offset && A.Length == B.Length && A.Text == B.Text;
-}
-
-} // namespace
-
-void EditSet::add(unsigned Offset, unsigned Length, llvm::StringRef Text, llvm::StringRef Rule,
-                  bool SupportCode) {
-  Edit New{Offset, Length, Text.str(), Rule.str(), SupportCode};
+void EditSet::add(unsigned Offset, unsigned Length, llvm::StringRef Text, llvm::StringRef Rule) {
+  Edit New{Offset, Length, Text.str(), Rule.str()};
   for (const Edit &Existing : Edits)
-    if (sameEdit(Existing, New))
+    if (Existing.sameChange(New))
       return;
   Edits.push_back(std::move(New));
 }

@@ -22,15 +22,17 @@ struct Edit {
   unsigned Length = 0; ///< 0 for an insertion
   std::string Text;
   std::string Rule;    ///< which rule asked for it, for conflict messages
-  /// Code the migrated sites need (the device declaration, an include, a
-  /// registry's set-up), not a site of its own: --check does not list it.
-  bool SupportCode = false;
+
+  /// The same change (whichever rule asked for it).
+  bool sameChange(const Edit &Other) const {
+    return Offset == Other.Offset && Length == Other.Length && Text == Other.Text;
+  }
 };
 
 class EditSet {
 public:
-  void add(unsigned Offset, unsigned Length, llvm::StringRef Text, llvm::StringRef Rule,
-           bool SupportCode = false);
+  void add(unsigned Offset, unsigned Length, llvm::StringRef Text, llvm::StringRef Rule);
+  void add(const Edit &E) { add(E.Offset, E.Length, E.Text, E.Rule); }
   bool empty() const { return Edits.empty(); }
   const std::vector<Edit> &edits() const { return Edits; }
   size_t size() const { return Edits.size(); }

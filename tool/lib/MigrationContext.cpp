@@ -1,4 +1,5 @@
 #include "MigrationContext.h"
+#include "Rule.h"
 #include "SourceLines.h"
 #include "TorchTypes.h"
 
@@ -120,7 +121,26 @@ std::string MigrationContext::withFileNewlines(StringRef Text) const {
 void MigrationContext::addEdit(unsigned Offset, unsigned Length, StringRef Text, StringRef Rule) {
   if (isKeptOnCpuAt(Offset))
     return;
-  Result.Edits.add(Offset, Length, withFileNewlines(Text), Rule);
+  recordEdit(Finding::Level::Rewrite, Offset, Length, Text, Rule);
+}
+
+void MigrationContext::recordEdit(Finding::Level Kind, unsigned Offset, unsigned Length,
+                                  StringRef Text, StringRef Rule) {
+  Edit E{Offset, Length, withFileNewlines(Text), Rule.str()};
+  if (Result.hasEdit(E))
+    return; // one template seen through two instantiations, or asked for twice
+  Finding F;
+  F.File = Result.Path;
+  std::tie(F.Line, F.Column) = lineAndColumn(Result.Original, Offset);
+  F.Offset = Offset;
+  F.Severity = Kind;
+  F.SourceLine = lineAt(Result.Original, Offset).str();
+  F.Message = Kind == Finding::Level::Rewrite
+                  ? ("not on the device yet: " + ruleSummary(Rule)).str()
+                  : ruleSummary(Rule).str();
+  F.Rule = Rule.str();
+  F.Fixes.push_back(std::move(E));
+  Result.Findings.push_back(std::move(F));
 }
 
 void MigrationContext::insert(unsigned Offset, StringRef Text, StringRef Rule) {
@@ -128,7 +148,7 @@ void MigrationContext::insert(unsigned Offset, StringRef Text, StringRef Rule) {
 }
 
 void MigrationContext::insertSupportCode(unsigned Offset, StringRef Text, StringRef Rule) {
-  Result.Edits.add(Offset, 0, withFileNewlines(Text), Rule, /*SupportCode=*/true);
+  recordEdit(Finding::Level::SupportCode, Offset, 0, Text, Rule);
 }
 
 void MigrationContext::replace(SourceRange TokenRange, StringRef Text, StringRef Rule) {
@@ -200,10 +220,11 @@ void MigrationContext::report(SourceLocation Loc, Finding::Level Level, StringRe
   F.Column = P.isValid() ? P.getColumn() : 0;
   F.Severity = Level;
   if (P.isValid()) {
+    F.Offset = SM.getFileOffset(SM.getExpansionLoc(Loc));
     bool Invalid = false;
     StringRef Buffer = SM.getBufferData(SM.getFileID(SM.getExpansionLoc(Loc)), &Invalid);
     if (!Invalid)
-      F.SourceLine = lineAt(Buffer, SM.getFileOffset(SM.getExpansionLoc(Loc))).str();
+      F.SourceLine = lineAt(Buffer, F.Offset).str();
   }
   F.Message = Message.str();
   F.Rule = Rule.str();

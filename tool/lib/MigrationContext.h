@@ -3,7 +3,7 @@
 #pragma once
 
 #include "DeviceScope.h"
-#include "EditSet.h"
+#include "Finding.h"
 #include "PerSampleCode.h"
 
 #include "clang/AST/ASTContext.h"
@@ -41,20 +41,6 @@ struct MigrationOptions {
   std::function<bool(llvm::StringRef)> IsMigratedHeader;
 };
 
-/// Something the tool tells the user about a site (printed as a compiler-style
-/// diagnostic: `file:line:col: warning: message [rule]`).
-struct Finding {
-  enum class Level { Warning, Note };
-  std::string File;
-  unsigned Line = 0;
-  unsigned Column = 0;
-  Level Severity = Level::Warning;
-  std::string Message;
-  std::string Rule;
-  /// The source line the finding is on, as written (printed under it, with a caret).
-  std::string SourceLine;
-};
-
 /// An `#include` directive of the main file (its line ends at `LineEnd`).
 struct IncludeLine {
   unsigned HashOffset = 0;
@@ -66,17 +52,6 @@ struct Registration {
   const clang::VarDecl *Var = nullptr;
   const clang::DeclStmt *Declaration = nullptr;
   const clang::CompoundStmt *FunctionBody = nullptr;
-};
-
-/// What migrating one file produced.
-struct FileResult {
-  std::string Path;
-  std::string Original;
-  EditSet Edits;
-  std::vector<Finding> Findings;
-  /// Every file the translation unit #included that is not a system header
-  /// (at any depth, as clang resolved it): the candidates for --header-filter.
-  std::vector<std::string> UserIncludes;
 };
 
 class MigrationContext {
@@ -200,6 +175,9 @@ public:
 
 private:
   void addEdit(unsigned Offset, unsigned Length, llvm::StringRef Text, llvm::StringRef Rule);
+  /// Records an edit as a finding of its own, unless one makes the same change.
+  void recordEdit(Finding::Level Kind, unsigned Offset, unsigned Length, llvm::StringRef Text,
+                  llvm::StringRef Rule);
   std::string deviceAt(const clang::DynTypedNode &Site, clang::SourceLocation SiteLoc);
   std::string deviceForInsertedDeclaration(clang::SourceLocation Site);
   /// The main file's declarations, collected on first use.

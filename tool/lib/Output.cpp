@@ -1,5 +1,4 @@
 #include "Output.h"
-#include "Rule.h"
 #include "SourceLines.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -40,34 +39,20 @@ llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents) 
 }
 
 void printFinding(llvm::raw_ostream &OS, const Finding &F) {
-  const char *Level = F.Severity == Finding::Level::Warning ? "warning" : "note";
-  OS << llvm::formatv("{0}:{1}:{2}: {3}: {4} [{5}]\n", F.File, F.Line, F.Column, Level, F.Message,
-                      F.Rule);
+  OS << llvm::formatv("{0}:{1}:{2}: {3}: {4} [{5}]\n", F.File, F.Line, F.Column, F.severityName(),
+                      F.Message, F.Rule);
   if (!F.SourceLine.empty())
     OS << F.SourceLine << "\n" << caretLine(F.SourceLine, F.Column) << "\n";
 }
 
-std::string siteMessage(const Edit &E) {
-  return ("not on the device yet: " + ruleSummary(E.Rule)).str();
-}
-
-unsigned printSites(llvm::raw_ostream &OS, const FileResult &Result) {
-  unsigned Sites = 0;
-  for (const Edit &E : Result.Edits.edits()) {
-    if (E.SupportCode)
-      continue;
-    Finding F;
-    F.File = Result.Path;
-    std::tie(F.Line, F.Column) = lineAndColumn(Result.Original, E.Offset);
-    F.SourceLine = lineAt(Result.Original, E.Offset).str();
-    F.Message = siteMessage(E);
-    F.Rule = E.Rule;
-    printFinding(OS, F);
-    ++Sites;
+unsigned printRewrites(llvm::raw_ostream &OS, const FileResult &Result) {
+  unsigned Count = 0;
+  for (const Finding &F : Result.Findings) {
+    if (F.Severity == Finding::Level::Rewrite)
+      printFinding(OS, F);
+    Count += F.isWarning();
   }
-  for (const Finding &F : Result.Findings)
-    Sites += F.Severity == Finding::Level::Warning;
-  return Sites;
+  return Count;
 }
 
 } // namespace to_device_migrate

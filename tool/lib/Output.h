@@ -1,7 +1,7 @@
 // Writing results: atomic file writes and compiler-style findings.
 #pragma once
 
-#include "MigrationContext.h"
+#include "Finding.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -17,13 +17,9 @@ llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents);
 /// under the column, as clang prints a diagnostic.
 void printFinding(llvm::raw_ostream &OS, const Finding &F);
 
-/// What an edit does, as --check and --export-fixes say it:
-/// `not on the device yet: <the rule's summary>`.
-std::string siteMessage(const Edit &E);
-
-/// --check: one warning per site a rule would change (support code, such as
-/// the device declaration, follows from the others and is not listed), then the file's own warnings
-/// count too. Returns the number of sites.
-unsigned printSites(llvm::raw_ostream &OS, const FileResult &Result);
+/// --check: prints each rewrite finding, one per site a rule would change
+/// (support code, such as the device declaration, follows from them and is not
+/// listed). Returns the number of rewrites and warnings: what --check fails on.
+unsigned printRewrites(llvm::raw_ostream &OS, const FileResult &Result);
 
 } // namespace to_device_migrate

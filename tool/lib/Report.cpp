@@ -26,21 +26,27 @@ struct RuleCounts {
 
 std::vector<Site> sitesOf(const FileResult &Result) {
   std::vector<Site> Sites;
-  for (const Edit &E : Result.Edits.edits()) {
-    Site S;
-    std::tie(S.Line, S.Column) = lineAndColumn(Result.Original, E.Offset);
-    S.Rule = E.Rule;
-    S.Kind = "rewrite";
-    std::string Inserted = llvm::StringRef(E.Text).trim().str();
-    std::replace(Inserted.begin(), Inserted.end(), '\n', ' '); // one site, one line
-    S.Text = ruleSummary(E.Rule).str() + (Inserted.empty() ? std::string(" (removed text)") : ": `" + Inserted + "`");
-    Sites.push_back(std::move(S));
+  for (const Finding &F : Result.Findings) {
+    if (!F.isEdit()) {
+      Sites.push_back({F.Line, F.Column, F.Rule, F.severityName(), F.Message});
+      continue;
+    }
+    for (const Edit &E : F.Fixes) {
+      Site S;
+      std::tie(S.Line, S.Column) = lineAndColumn(Result.Original, E.Offset);
+      S.Rule = E.Rule;
+      S.Kind = "rewrite";
+      std::string Inserted = llvm::StringRef(E.Text).trim().str();
+      std::replace(Inserted.begin(), Inserted.end(), '\n', ' '); // one site, one line
+      S.Text = ruleSummary(E.Rule).str() +
+               (Inserted.empty() ? std::string(" (removed text)") : ": `" + Inserted + "`");
+      Sites.push_back(std::move(S));
+    }
   }
-  for (const Finding &F : Result.Findings)
-    Sites.push_back({F.Line, F.Column, F.Rule,
-                     F.Severity == Finding::Level::Warning ? "warning" : "note", F.Message});
+  // What was done at a point before what was left there.
   std::stable_sort(Sites.begin(), Sites.end(), [](const Site &A, const Site &B) {
-    return std::tie(A.Line, A.Column) < std::tie(B.Line, B.Column);
+    return std::make_tuple(A.Line, A.Column, A.Kind != "rewrite") <
+           std::make_tuple(B.Line, B.Column, B.Kind != "rewrite");
   });
   return Sites;
 }
@@ -48,7 +54,7 @@ std::vector<Site> sitesOf(const FileResult &Result) {
 const char *statusOf(const FileOutcome &Outcome) {
   if (!Outcome.Result)
     return "failed";
-  return Outcome.Result->Edits.empty() ? "unchanged" : "migrated";
+  return Outcome.Result->edits().empty() ? "unchanged" : "migrated";
 }
 
 void count(RuleCounts &Counts, const Site &S) {

@@ -4,7 +4,7 @@
 namespace to_device_migrate {
 void addWarningComments(FileResult &Result) {
   llvm::StringRef Code = Result.Original;
-  for (const Finding &F : Result.Findings) {
+  for (Finding &F : Result.Findings) {
     if (F.Severity != Finding::Level::Warning || F.File != Result.Path || F.Line == 0)
       continue;
     const size_t Start = lineStart(Code, F.Line);
@@ -25,8 +25,9 @@ void addWarningComments(FileResult &Result) {
       Present |= Previous == Comment;
       Above = Above.take_front(Begin == llvm::StringRef::npos ? 0 : Begin + 1);
     }
-    if (!Present)
-      Result.Edits.add(Start, 0, Indent.str() + Comment + Newline, F.Rule);
+    Edit CommentLine{static_cast<unsigned>(Start), 0, Indent.str() + Comment + Newline, F.Rule};
+    if (!Present && !Result.hasEdit(CommentLine))
+      F.Fixes.push_back(std::move(CommentLine));
   }
 }
 

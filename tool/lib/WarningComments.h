@@ -2,12 +2,12 @@
 // migrated output, for whoever finishes the migration by hand.
 #pragma once
 
-#include "MigrationContext.h"
+#include "Finding.h"
 
 namespace to_device_migrate {
 
-/// Adds to `Result.Edits` a line `// to-device-migrate: warning: ... [rule]`
-/// above each warning's line, indented like it. A line that already has the
+/// Gives each warning of the file a fix: a line `// to-device-migrate:
+/// warning: ... [rule]` above its line, indented like it. A line that already has the
 /// comment above it gets none, so a second run changes nothing.
 void addWarningComments(FileResult &Result);
 
