@@ -251,7 +251,7 @@ public:
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
     const CXXMethodDecl *Method = Call->getMethodDecl();
     if (!Method || !Method->getIdentifier() || Method->getName() != "add" ||
-        Method->getParent()->getQualifiedNameAsString() != "todevice::Registry")
+        !isNamed(Method->getParent(), "todevice::Registry"))
       return true;
     for (const Expr *Arg : Call->arguments())
       if (const auto *Ref = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts()))

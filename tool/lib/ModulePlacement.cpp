@@ -119,8 +119,7 @@ bool isLoadInto(const Stmt *S, const ModuleAccess &Module) {
   const auto *E = dyn_cast<Expr>(S);
   const auto *Call = E ? dyn_cast<CallExpr>(E->IgnoreImplicit()) : nullptr;
   const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
-  if (!F || !F->getIdentifier() || F->getName() != "load" || Call->getNumArgs() < 1 ||
-      F->getQualifiedNameAsString() != "torch::load")
+  if (!F || Call->getNumArgs() < 1 || !isNamed(F, "torch::load"))
     return false;
   return calledOn(Call->getArg(0)) == Module;
 }

@@ -3,11 +3,13 @@
 #include "Config.h"
 
 #include "clang/Basic/Diagnostic.h"
+#include "clang/Driver/Options.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Lex/DependencyDirectivesSourceMinimizer.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
-#include "llvm/ADT/StringSet.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Option/OptTable.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -23,43 +25,43 @@ namespace path = llvm::sys::path;
 namespace to_device_migrate {
 namespace {
 
-/// Flags whose value is the next argument.
-bool takesValue(llvm::StringRef Flag) {
-  static const llvm::StringSet<> WithValue = {
-      "-I",      "-isystem", "-iquote", "-idirafter", "-include", "-imacros",     "-x",
-      "-Xclang", "-D",       "-U",      "-target",    "--sysroot", "-isysroot",   "-o",
-      "-MF",     "-MT",      "-MQ",     "-include-pch", "-arch",   "-Xpreprocessor"};
-  return WithValue.contains(Flag);
-}
-
-bool isSourceFile(llvm::StringRef Arg) {
-  llvm::StringRef Ext = path::extension(Arg);
-  static const llvm::StringSet<> Sources = {".cpp", ".cc", ".cxx", ".c++", ".C", ".c", ".cu"};
-  return Sources.contains(Ext);
-}
-
-/// The compiler flags of a command for `File`: no compiler, input, output,
-/// dependency file, syntax-only, input language (a header is parsed with
-/// `-x c++`; the PCH is built as c++-header) or previous PCH. These are what a
-/// PCH must be built with.
-CommandLineArguments compileFlags(const CommandLineArguments &Args, llvm::StringRef File) {
+/// A compile command as the compiler driver's own option table reads it.
+struct ParsedCommand {
+  /// The flags a PCH must be built with: no compiler, input, output,
+  /// dependency-file option (-M*), -c, -fsyntax-only, input language (a header
+  /// is parsed with `-x c++`; the PCH is built as c++-header) or previous PCH.
   CommandLineArguments Flags;
-  for (size_t I = 1; I < Args.size(); ++I) {
-    llvm::StringRef A = Args[I];
-    if (A == "--")
-      break; // what follows is the input
-    if (A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ" || A == "-include-pch" || A == "-x") {
-      ++I;
+  /// -I, -isystem, -iquote and -idirafter directories, in command-line order.
+  std::vector<std::string> IncludeDirectories;
+};
+
+ParsedCommand parseCommand(const CommandLineArguments &Args) {
+  namespace options = clang::driver::options;
+  std::vector<const char *> Argv;
+  for (size_t I = 1; I < Args.size(); ++I) // Args[0] is the compiler
+    Argv.push_back(Args[I].c_str());
+  unsigned MissingIndex = 0, MissingCount = 0;
+  // As the driver does outside clang-cl mode: `/path/file.cpp` is an input,
+  // not a cl.exe option.
+  const llvm::opt::InputArgList Parsed = clang::driver::getDriverOptTable().ParseArgs(
+      Argv, MissingIndex, MissingCount, /*FlagsToInclude=*/0,
+      /*FlagsToExclude=*/options::CLOption | options::NoDriverOption);
+  ParsedCommand Command;
+  for (const llvm::opt::Arg *A : Parsed) {
+    const llvm::opt::Option &O = A->getOption();
+    if (O.matches(options::OPT_INPUT) || O.matches(options::OPT_o) ||
+        O.matches(options::OPT_M_Group) || O.matches(options::OPT_c) ||
+        O.matches(options::OPT_fsyntax_only) || O.matches(options::OPT_x) ||
+        O.matches(options::OPT_include_pch))
       continue;
-    }
-    if (A == "-c" || A == "-fsyntax-only" || A == "-MD" || A == "-MMD" || A.startswith("-x") ||
-        A == File || (!A.startswith("-") && isSourceFile(A)))
-      continue;
-    Flags.push_back(Args[I]);
-    if (takesValue(A) && I + 1 < Args.size())
-      Flags.push_back(Args[++I]);
+    if (O.matches(options::OPT_I) || O.matches(options::OPT_isystem) ||
+        O.matches(options::OPT_iquote) || O.matches(options::OPT_idirafter))
+      Command.IncludeDirectories.push_back(A->getValue());
+    llvm::opt::ArgStringList Rendered;
+    A->render(Parsed, Rendered);
+    Command.Flags.insert(Command.Flags.end(), Rendered.begin(), Rendered.end());
   }
-  return Flags;
+  return Command;
 }
 
 std::string absolute(llvm::StringRef Path, llvm::StringRef WorkingDirectory) {
@@ -68,18 +70,11 @@ std::string absolute(llvm::StringRef Path, llvm::StringRef WorkingDirectory) {
   return Out.str().str();
 }
 
-/// The <torch/torch.h> these flags include: the first include directory that
-/// has one, as the compiler would find it.
-std::string findTorchHeader(const CommandLineArguments &Flags, llvm::StringRef WorkingDirectory) {
-  for (size_t I = 0; I < Flags.size(); ++I) {
-    llvm::StringRef A = Flags[I], Dir;
-    for (llvm::StringRef Prefix : {"-isystem", "-iquote", "-idirafter", "-I"})
-      if (A == Prefix && I + 1 < Flags.size())
-        Dir = Flags[I + 1];
-      else if (Dir.empty() && A.startswith(Prefix) && A.size() > Prefix.size())
-        Dir = A.drop_front(Prefix.size());
-    if (Dir.empty())
-      continue;
+/// The <torch/torch.h> these include directories give: the first that has
+/// one, as the compiler would find it.
+std::string findTorchHeader(llvm::ArrayRef<std::string> IncludeDirectories,
+                            llvm::StringRef WorkingDirectory) {
+  for (const std::string &Dir : IncludeDirectories) {
     llvm::SmallString<256> Header(absolute(Dir, WorkingDirectory));
     path::append(Header, "torch", "torch.h");
     if (fs::exists(Header))
@@ -212,11 +207,11 @@ clang::tooling::ArgumentsAdjuster PchCache::adjuster(std::string WorkingDirector
     if (llvm::is_contained(Args, "-include-pch") ||
         !includesTorchHeader(absolute(File, WorkingDirectory)))
       return Args;
-    CommandLineArguments Flags = compileFlags(Args, File);
-    std::string Header = findTorchHeader(Flags, WorkingDirectory);
+    ParsedCommand Command = parseCommand(Args);
+    std::string Header = findTorchHeader(Command.IncludeDirectories, WorkingDirectory);
     if (Header.empty())
       return Args;
-    std::string Pch = get(Flags, Header, WorkingDirectory);
+    std::string Pch = get(Command.Flags, Header, WorkingDirectory);
     if (Pch.empty())
       return Args;
     CommandLineArguments Out = Args;

@@ -3,8 +3,11 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 
 using namespace clang;
+using namespace clang::ast_matchers;
 
 namespace to_device_migrate {
 namespace {
@@ -18,51 +21,56 @@ const CXXRecordDecl *recordOf(QualType Type) {
   return nullptr;
 }
 
-bool hasQualifiedName(const NamedDecl *D, StringRef Name) {
-  return D && D->getQualifiedNameAsString() == Name;
+/// True if `Node` matches `Matcher` on its own: for questions about one
+/// declaration, asked while the rules' matchers run over the file.
+template <typename MatcherT, typename NodeT>
+bool matchesNode(const MatcherT &Matcher, const NodeT &Node) {
+  return !match(Matcher, Node, Node.getASTContext()).empty();
+}
+
+/// The record a type argument of `Bound` names.
+const CXXRecordDecl *boundRecord(const SmallVectorImpl<BoundNodes> &Matches, StringRef Bound) {
+  if (Matches.empty())
+    return nullptr;
+  const auto *Type = Matches.front().getNodeAs<QualType>(Bound);
+  return Type ? recordOf(*Type) : nullptr;
 }
 
 /// For `std::shared_ptr<T>` returns T's record, otherwise null.
 const CXXRecordDecl *sharedPtrPointee(const CXXRecordDecl *RD) {
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
-  if (!Spec || !hasQualifiedName(Spec, "std::shared_ptr"))
-    return nullptr;
-  const TemplateArgumentList &Args = Spec->getTemplateArgs();
-  if (Args.size() < 1 || Args[0].getKind() != TemplateArgument::Type)
-    return nullptr;
-  return recordOf(Args[0].getAsType());
+  static const auto SharedPtr = classTemplateSpecializationDecl(
+      hasName("::std::shared_ptr"), hasTemplateArgument(0, refersToType(qualType().bind("T"))));
+  return RD ? boundRecord(match(SharedPtr, *RD, RD->getASTContext()), "T") : nullptr;
 }
 
 /// For a class derived from `torch::nn::ModuleHolder<Impl>` returns Impl.
 const CXXRecordDecl *holderImpl(const CXXRecordDecl *RD) {
+  static const auto Holder = cxxRecordDecl(isSameOrDerivedFrom(classTemplateSpecializationDecl(
+      hasName("::torch::nn::ModuleHolder"),
+      hasTemplateArgument(0, refersToType(qualType().bind("Impl"))))));
   if (!RD || !RD->hasDefinition())
     return nullptr;
-  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
-      Spec && hasQualifiedName(Spec, "torch::nn::ModuleHolder")) {
-    const TemplateArgumentList &Args = Spec->getTemplateArgs();
-    if (Args.size() >= 1 && Args[0].getKind() == TemplateArgument::Type)
-      return recordOf(Args[0].getAsType());
-    return nullptr;
-  }
-  for (const CXXBaseSpecifier &Base : RD->getDefinition()->bases())
-    if (const CXXRecordDecl *Impl = holderImpl(recordOf(Base.getType())))
-      return Impl;
-  return nullptr;
+  return boundRecord(match(Holder, *RD->getDefinition(), RD->getASTContext()), "Impl");
 }
 
 } // namespace
 
+bool isNamed(const NamedDecl *D, StringRef QualifiedName) {
+  // The unqualified name first: most declarations asked about are not it, and
+  // that answer needs no matcher.
+  const size_t Colons = QualifiedName.rfind("::");
+  const StringRef Unqualified =
+      Colons == StringRef::npos ? QualifiedName : QualifiedName.drop_front(Colons + 2);
+  if (!D || !D->getIdentifier() || D->getName() != Unqualified)
+    return false;
+  return matchesNode(namedDecl(hasName(("::" + QualifiedName).str())), *D);
+}
+
 bool isOrDerivesFrom(const CXXRecordDecl *Class, StringRef Base) {
-  if (!Class)
-    return false;
-  if (hasQualifiedName(Class, Base))
-    return true;
-  if (!Class->hasDefinition())
-    return false;
-  for (const CXXBaseSpecifier &B : Class->getDefinition()->bases())
-    if (isOrDerivesFrom(recordOf(B.getType()), Base))
-      return true;
-  return false;
+  if (!Class || !Class->hasDefinition())
+    return isNamed(Class, Base);
+  return matchesNode(cxxRecordDecl(isSameOrDerivedFrom(hasName(("::" + Base).str()))),
+                     *Class->getDefinition());
 }
 
 ModuleType classifyModuleType(QualType Type) {
@@ -93,7 +101,7 @@ bool isLossModule(const CXXRecordDecl *Class) {
   for (const CXXBaseSpecifier &B : Class->getDefinition()->bases()) {
     const CXXRecordDecl *Base = recordOf(B.getType());
     // Skip the generic bases every module has (Cloneable<T>, Module).
-    if (Base && !hasQualifiedName(Base, "torch::nn::Module") && isLossModule(Base))
+    if (Base && !isNamed(Base, "torch::nn::Module") && isLossModule(Base))
       return true;
   }
   return false;
@@ -120,8 +128,8 @@ bool namesOnlyCpu(const Stmt *S, bool &SawCpu) {
   if (isa<CallExpr>(S) || isa<AbstractConditionalOperator>(S))
     return false;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
-    if (hasQualifiedName(Ref->getDecl(), "c10::kCPU") ||
-        hasQualifiedName(Ref->getDecl(), "c10::DeviceType::CPU"))
+    if (isNamed(Ref->getDecl(), "c10::kCPU") ||
+        isNamed(Ref->getDecl(), "c10::DeviceType::CPU"))
       return SawCpu = true;
     return false;
   }
@@ -141,20 +149,20 @@ bool isPinnedToCpu(const VarDecl &Device) {
   return Device.hasInit() && namesOnlyCpu(Device.getInit(), SawCpu) && SawCpu;
 }
 
-bool isDeviceType(QualType Type) { return hasQualifiedName(recordOf(Type), "c10::Device"); }
+bool isDeviceType(QualType Type) { return isNamed(recordOf(Type), "c10::Device"); }
 
 bool isDeviceTypeEnum(QualType Type) {
   if (Type.isNull())
     return false;
   const auto *ET = Type.getNonReferenceType().getCanonicalType()->getAs<EnumType>();
-  return ET && hasQualifiedName(ET->getDecl(), "c10::DeviceType");
+  return ET && isNamed(ET->getDecl(), "c10::DeviceType");
 }
 
 bool isTensorOptionsType(QualType Type) {
-  return hasQualifiedName(recordOf(Type), "c10::TensorOptions");
+  return isNamed(recordOf(Type), "c10::TensorOptions");
 }
 
-bool isTensorType(QualType Type) { return hasQualifiedName(recordOf(Type), "at::Tensor"); }
+bool isTensorType(QualType Type) { return isNamed(recordOf(Type), "at::Tensor"); }
 
 const Expr *ignoreConversions(const Expr *E) {
   while (E) {
@@ -187,11 +195,12 @@ bool isLibraryDecl(const Decl *D) {
 bool isTorchFunction(const FunctionDecl *F, StringRef Name) {
   if (!F || !F->getIdentifier() || F->getName() != Name)
     return false;
-  const auto *NS = dyn_cast<NamespaceDecl>(F->getDeclContext()->getEnclosingNamespaceContext());
-  if (!NS)
-    return false;
-  std::string Qualified = NS->getQualifiedNameAsString();
-  return Qualified == "torch" || Qualified == "at";
+  return isInNamespace(F, {"torch", "at"});
+}
+
+bool isInNamespace(const Decl *D, llvm::ArrayRef<StringRef> Namespaces) {
+  const auto *NS = dyn_cast<NamespaceDecl>(D->getDeclContext()->getEnclosingNamespaceContext());
+  return NS && llvm::any_of(Namespaces, [&](StringRef Name) { return isNamed(NS, Name); });
 }
 
 bool isMovedToDevice(ASTContext &Ast, const Expr &E) {

@@ -1,8 +1,9 @@
 // Classifies the LibTorch types and declarations the rules care about.
 //
-// Every question is answered from the AST (qualified names and base classes),
-// never from spelling, so `using namespace torch;`, aliases and typedefs are
-// handled the same way as fully qualified code.
+// Every question is answered from the AST with Clang's own matchers (hasName,
+// isSameOrDerivedFrom), never from spelling, so `using namespace torch;`,
+// aliases, typedefs and inline namespaces (libc++'s std::__1) are handled the
+// same way as fully qualified code.
 #pragma once
 
 #include "clang/AST/ASTContext.h"
@@ -26,6 +27,10 @@ struct ModuleType {
   /// The torch::nn::Module subclass (for holders: the `...Impl` class).
   const clang::CXXRecordDecl *Class = nullptr;
 };
+
+/// True if `D` is the declaration `QualifiedName` (e.g. "torch::data::Example"),
+/// as the hasName matcher decides: inline namespaces may be left out.
+bool isNamed(const clang::NamedDecl *D, llvm::StringRef QualifiedName);
 
 /// True if `Class` is `Base` or derives from it (qualified name, e.g. "torch::nn::Module").
 bool isOrDerivesFrom(const clang::CXXRecordDecl *Class, llvm::StringRef Base);
@@ -69,6 +74,10 @@ bool isMovedToDevice(clang::ASTContext &Ast, const clang::Expr &E);
 /// True if `D` is declared in LibTorch's or the standard library's namespaces
 /// (torch, at, c10, caffe2, std).
 bool isLibraryDecl(const clang::Decl *D);
+
+/// True if the namespace `D` is declared in is one of `Namespaces` (qualified:
+/// "torch", "c10").
+bool isInNamespace(const clang::Decl *D, llvm::ArrayRef<llvm::StringRef> Namespaces);
 
 /// True if the function's qualified name is `torch::<Name>` or `at::<Name>`.
 bool isTorchFunction(const clang::FunctionDecl *F, llvm::StringRef Name);

@@ -48,7 +48,7 @@ const OptimizerState *stateOf(const CXXRecordDecl *Record) {
       {"torch::optim::RMSprop", "RMSpropParamState", {"square_avg", "momentum_buffer", "grad_avg"}},
   };
   for (const OptimizerState &S : Known)
-    if (Record && Record->getQualifiedNameAsString() == S.Optimizer)
+    if (isNamed(Record, S.Optimizer))
       return &S;
   return nullptr;
 }

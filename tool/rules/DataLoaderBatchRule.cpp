@@ -85,7 +85,7 @@ bool isInstantiated(const VarDecl &Var) {
 
 bool isExampleType(QualType Type) {
   const auto *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
-  return Record && Record->getQualifiedNameAsString() == "torch::data::Example";
+  return isNamed(Record, "torch::data::Example");
 }
 
 } // namespace

@@ -20,7 +20,7 @@ bool callsRuntime(const Stmt *S, llvm::StringRef Name) {
     return false;
   if (const auto *Call = dyn_cast<CallExpr>(S))
     if (const FunctionDecl *F = Call->getDirectCallee())
-      if (F->getQualifiedNameAsString() == (Runtime + Name).str())
+      if (isNamed(F, (Runtime + Name).str()))
         return true;
   for (const Stmt *Child : S->children())
     if (callsRuntime(Child, Name))
@@ -47,10 +47,9 @@ std::pair<const Stmt *, const CompoundStmt *> statementInBlock(ASTContext &Ast, 
 /// Our sampler for LibTorch's `Sampler` type, if there is one.
 llvm::StringRef distributedSampler(QualType Sampler) {
   const CXXRecordDecl *Record = Sampler.isNull() ? nullptr : Sampler->getAsCXXRecordDecl();
-  std::string Name = Record ? Record->getQualifiedNameAsString() : "";
-  if (Name == "torch::data::samplers::SequentialSampler")
+  if (isNamed(Record, "torch::data::samplers::SequentialSampler"))
     return "todevice::distributed::SequentialSampler";
-  if (Name == "torch::data::samplers::RandomSampler")
+  if (isNamed(Record, "torch::data::samplers::RandomSampler"))
     return "todevice::distributed::RandomSampler";
   return "";
 }

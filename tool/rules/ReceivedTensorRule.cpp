@@ -25,8 +25,7 @@ bool carriesTensors(QualType Type, int Depth = 0) {
   const CXXRecordDecl *Record = Type->getAsCXXRecordDecl();
   if (!Record)
     return false;
-  if (isOrDerivesFrom(Record, "torch::nn::Module") ||
-      Record->getQualifiedNameAsString() == "torch::data::Example")
+  if (isOrDerivesFrom(Record, "torch::nn::Module") || isNamed(Record, "torch::data::Example"))
     return true;
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Record))
     for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())

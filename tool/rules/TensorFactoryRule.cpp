@@ -45,7 +45,7 @@ DeviceNamed optionsNameDevice(const Expr *E, int Depth = 0) {
       return DeviceNamed::Yes;
     // A dtype (ScalarType, caffe2::TypeMeta), layout or memory format.
     const CXXRecordDecl *Record = T->getAsCXXRecordDecl();
-    if (T->isEnumeralType() || (Record && Record->getQualifiedNameAsString() == "caffe2::TypeMeta"))
+    if (T->isEnumeralType() || isNamed(Record, "caffe2::TypeMeta"))
       return DeviceNamed::No;
     return T->isRecordType() ? DeviceNamed::Yes : DeviceNamed::No; // std::string "cuda"
   }
@@ -53,11 +53,7 @@ DeviceNamed optionsNameDevice(const Expr *E, int Depth = 0) {
     const FunctionDecl *F = Call->getDirectCallee();
     if (!F || !F->getIdentifier())
       return DeviceNamed::Unknown;
-    std::string NS = F->getEnclosingNamespaceContext()->isNamespace()
-                         ? cast<NamespaceDecl>(F->getEnclosingNamespaceContext())
-                               ->getQualifiedNameAsString()
-                         : "";
-    if (NS != "c10" && NS != "at" && NS != "torch")
+    if (!isInNamespace(F, {"c10", "at", "torch"}))
       return DeviceNamed::Unknown; // a user function: we cannot see what it sets
     if (isDeviceSetter(F->getName()))
       return DeviceNamed::Yes;
