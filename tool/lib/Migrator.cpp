@@ -8,7 +8,6 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 
-
 using namespace clang;
 
 namespace to_device_migrate {

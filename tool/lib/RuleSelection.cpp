@@ -16,8 +16,11 @@ const std::vector<RuleInfo> &registeredRules() {
     std::vector<RuleInfo> All;
     for (const RuleRegistry::entry &Entry : RuleRegistry::entries())
       All.push_back({Entry.getName().str(), Entry.getDesc().str(), Entry.instantiate()});
-    std::stable_sort(All.begin(), All.end(), [](const RuleInfo &A, const RuleInfo &B) {
-      return A.Factory->order() < B.Factory->order();
+    // By order, then name: two rules given the same place still run in one
+    // order on every build, whatever order their initialisers ran in.
+    std::sort(All.begin(), All.end(), [](const RuleInfo &A, const RuleInfo &B) {
+      return std::make_pair(A.Factory->order(), llvm::StringRef(A.Name)) <
+             std::make_pair(B.Factory->order(), llvm::StringRef(B.Name));
     });
     return All;
   }();
