@@ -49,7 +49,9 @@ ParsedCommand parseCommand(const CommandLineArguments &Args) {
   ParsedCommand Command;
   for (const llvm::opt::Arg *A : Parsed) {
     const llvm::opt::Option &O = A->getOption();
-    if (O.matches(options::OPT_INPUT) || O.matches(options::OPT_o) ||
+    // `--` takes every argument after it (the inputs) as its values.
+    if (O.matches(options::OPT__DASH_DASH) || O.matches(options::OPT_INPUT) ||
+        O.matches(options::OPT_o) ||
         O.matches(options::OPT_M_Group) || O.matches(options::OPT_c) ||
         O.matches(options::OPT_fsyntax_only) || O.matches(options::OPT_x) ||
         O.matches(options::OPT_include_pch))
@@ -195,6 +197,9 @@ std::string PchCache::get(const CommandLineArguments &Flags, llvm::StringRef Tor
   if (!Built) {
     if (!Temp.empty())
       fs::remove(Temp);
+    // Once per set of flags: every file with them now parses in full.
+    llvm::errs() << "to-device-migrate: warning: could not precompile <torch/torch.h> for "
+                    "these flags; parsing without it (slower)\n";
     std::lock_guard<std::mutex> Guard(Lock);
     Failed[Path] = true;
     return std::string();
