@@ -34,7 +34,8 @@ struct Finding {
   std::string Rule;
   /// The source line the finding is on, as written (printed under it, with a caret).
   std::string SourceLine;
-  /// The edits that resolve it, in File's text.
+  /// The edits that resolve it, in File's text: for a rewrite or support code,
+  /// exactly its one edit (at Offset).
   std::vector<Edit> Fixes;
 
   /// A rewrite or support code: what the tool did, not what it left.

@@ -1,12 +1,12 @@
 #include "Report.h"
 #include "Config.h"
 #include "Rule.h"
-#include "SourceLines.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
+#include <cassert>
 #include <map>
 
 namespace to_device_migrate {
@@ -31,17 +31,13 @@ std::vector<Site> sitesOf(const FileResult &Result) {
       Sites.push_back({F.Line, F.Column, F.Rule, F.severityName(), F.Message});
       continue;
     }
-    for (const Edit &E : F.Fixes) {
-      Site S;
-      std::tie(S.Line, S.Column) = lineAndColumn(Result.Original, E.Offset);
-      S.Rule = E.Rule;
-      S.Kind = "rewrite";
-      std::string Inserted = llvm::StringRef(E.Text).trim().str();
-      std::replace(Inserted.begin(), Inserted.end(), '\n', ' '); // one site, one line
-      S.Text = ruleSummary(E.Rule).str() +
-               (Inserted.empty() ? std::string(" (removed text)") : ": `" + Inserted + "`");
-      Sites.push_back(std::move(S));
-    }
+    // A rewrite or support code is one edit, recorded at its own place.
+    assert(F.Fixes.size() == 1 && "the engine records one edit per edit finding");
+    std::string Inserted = llvm::StringRef(F.Fixes.front().Text).trim().str();
+    std::replace(Inserted.begin(), Inserted.end(), '\n', ' '); // one site, one line
+    Sites.push_back({F.Line, F.Column, F.Rule, "rewrite",
+                     ruleSummary(F.Rule).str() + (Inserted.empty() ? std::string(" (removed text)")
+                                                                   : ": `" + Inserted + "`")});
   }
   // What was done at a point before what was left there.
   std::stable_sort(Sites.begin(), Sites.end(), [](const Site &A, const Site &B) {
