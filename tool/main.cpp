@@ -122,7 +122,8 @@ Examples:
   to-device-migrate -p build --all -i       every file of build/compile_commands.json
   to-device-migrate -p build --all --out-root migrated --report report.md
 
-With no -p and no --, LibTorch's include directories and -std=c++17 are used;
+With no -p and no --, LibTorch's include directories and the C++ standard its
+headers require (C++17; C++20 for LibTorch 2.10 and later) are used;
 anything after -- is added to the compile flags. Files that include
 <torch/torch.h> are parsed with a precompiled header, built once per set of
 flags and cached (--no-pch disables it). Exit status: 0 on success, 1 if a file

@@ -6,6 +6,7 @@
 // like dereferencing a CUDA pointer would, and the SIGSEGV handler below turns
 // the fault into a message naming the cause instead of a bare crash.
 #include "sim_internal.h"
+#include "torch_compat.h"
 
 #include <atomic>
 #include <csignal>
@@ -58,9 +59,31 @@ void delete_mapping(void* ctx) {
   delete m;
 }
 
-class SimAllocator final : public c10::Allocator {
- public:
-  c10::DataPtr allocate(std::size_t nbytes) const override {
+// The read-write view of the byte at `p` when the simulator allocated it;
+// otherwise (host memory) `p` itself.
+char* rw_address(const void* p) {
+  const auto addr = reinterpret_cast<std::uintptr_t>(p);
+  RangesGuard g;
+  auto it = ranges().upper_bound(addr);
+  if (it != ranges().begin()) {
+    --it;
+    if (addr < it->first + it->second->length)
+      return it->second->rw + (addr - it->first);
+  }
+  return static_cast<char*>(const_cast<void*>(p));
+}
+
+class SimAllocator final : public compat::Allocator {
+ protected:
+  // LibTorch 2.x copies storages through the allocator (copy-on-write
+  // materialisation, Storage clones): device memory is copied through its
+  // read-write view, as a device-to-device copy would.
+  void copy_bytes(void* dest, const void* src, std::size_t count) const override {
+    if (count != 0)
+      std::memcpy(rw_address(dest), rw_address(src), count);
+  }
+
+  c10::DataPtr allocate_bytes(std::size_t nbytes) const override {
     const c10::Device dev(kSimType, 0);
     if (nbytes == 0) // like the CUDA allocator: no memory, null pointer
       return {nullptr, nullptr, &delete_mapping, dev};
@@ -89,6 +112,8 @@ class SimAllocator final : public c10::Allocator {
     }
     return {none, m, &delete_mapping, dev};
   }
+
+ public:
   c10::DeleterFnPtr raw_deleter() const override { return nullptr; }
 };
 

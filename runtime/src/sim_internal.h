@@ -85,7 +85,7 @@ class CpuAliases {
   struct StorageEntry {
     c10::Storage sim;
     c10::Storage cpu;
-    void* host = nullptr; // the alias' data pointer when it was made
+    const void* host = nullptr; // the alias' data pointer when it was made (compared only)
     std::size_t nbytes = 0;
   };
   c10::Storage sim_storage_for(const c10::Storage& cpu);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "todevice/registry.h"
+#include "torch_compat.h"
 
 #include <deque>
 #include <stdexcept>
@@ -11,7 +12,7 @@
 namespace todevice::detail {
 
 /// The key LibTorch optimizers use for per-parameter state.
-inline std::string impl_key(const torch::Tensor& t) { return c10::guts::to_string(t.unsafeGetTensorImpl()); }
+inline compat::OptimizerStateKey impl_key(const torch::Tensor& t) { return compat::optimizer_state_key(t); }
 
 /// An entry's name in reports: its registered name, else "<kind>#<index>".
 inline std::string entry_name(const std::string* name, Kind kind, std::size_t index) {
@@ -57,7 +58,7 @@ inline void walk(Kind kind, void* object, std::deque<torch::Tensor>& scratch, Vi
           return "param_groups[" + std::to_string(g) + "].params[" + std::to_string(i) + "]";
         });
     for (auto& [key, state] : optimizer.state()) {
-      auto field = [&, k = key](torch::Tensor& t, const char* what) {
+      auto field = [&, k = compat::describe(key)](torch::Tensor& t, const char* what) {
         visit(t, false, false, [k, what] { return "state[" + k + "]." + what; });
       };
       namespace o = torch::optim;

@@ -2,6 +2,8 @@
 // TensorImpl exactly as LibTorch's optimizers look it up.
 #include "todevice/todevice.h"
 
+#include "torch_compat.h"
+
 #include <gtest/gtest.h>
 
 namespace {
@@ -9,7 +11,10 @@ namespace {
 const torch::Device kMeta(torch::kMeta);
 const torch::Device kCpu(torch::kCPU);
 
-std::string key(const torch::Tensor& t) { return c10::guts::to_string(t.unsafeGetTensorImpl()); }
+// How LibTorch keys optimizer state (text up to 2.1, the TensorImpl address after).
+todevice::compat::OptimizerStateKey key(const torch::Tensor& t) {
+  return todevice::compat::optimizer_state_key(t);
+}
 
 // One optimization step with a known gradient, so the optimizer creates its state.
 void step(torch::optim::Optimizer& optimizer, torch::Tensor& w) {

@@ -4,6 +4,8 @@
 #include "todevice/sim.h"
 #include "todevice/todevice.h"
 
+#include "torch_compat.h"
+
 #include <gtest/gtest.h>
 
 namespace {
@@ -17,7 +19,10 @@ struct Net : torch::nn::Module {
   torch::nn::Linear fc1{nullptr}, fc2{nullptr};
 };
 
-std::string key(const torch::Tensor &t) { return c10::guts::to_string(t.unsafeGetTensorImpl()); }
+// How LibTorch keys optimizer state (text up to 2.1, the TensorImpl address after).
+todevice::compat::OptimizerStateKey key(const torch::Tensor& t) {
+  return todevice::compat::optimizer_state_key(t);
+}
 
 // Trains `steps` steps with Adam and returns the final parameters on the CPU.
 std::vector<torch::Tensor> train(torch::Device device, int steps, bool move_midway) {
@@ -70,7 +75,7 @@ TEST(RegistryOnSimulator, ModuleParametersKeepTheirIdentityAndState) {
   sgd.zero_grad();
   net->forward(x).sum().backward();
   sgd.step();
-  const std::string before = key(net->fc1->weight);
+  const auto before = key(net->fc1->weight);
 
   todevice::Registry registry;
   registry.add(net, sgd, x);

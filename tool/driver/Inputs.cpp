@@ -4,16 +4,17 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "compat/LlvmCompat.h"
 
 namespace to_device_migrate::driver {
 
 std::vector<const char *> withDefaultSeparator(int Argc, const char **Argv, bool &FlagsAreOurs) {
   std::vector<const char *> Args(Argv, Argv + Argc);
   bool HasSeparator = false, HasDatabase = false, HasExtraFlags = false;
-  for (llvm::StringRef A : llvm::makeArrayRef(Argv, Argc)) {
+  for (llvm::StringRef A : llvm::ArrayRef<const char *>(Argv, Argc)) {
     HasExtraFlags |= HasSeparator;
     HasSeparator |= A == "--";
-    HasDatabase |= A == "-p" || A.startswith("-p=") || A == "--p" || A.startswith("--p=");
+    HasDatabase |= A == "-p" || compat::startsWith(A, "-p=") || A == "--p" || compat::startsWith(A, "--p=");
   }
   if (!HasSeparator && !HasDatabase)
     Args.push_back("--");

@@ -9,6 +9,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
+#include "compat/LlvmCompat.h"
 
 namespace to_device_migrate::driver {
 
@@ -120,7 +121,7 @@ int writeFixes(const std::string &Path, const TranslationUnitDiagnostics &Fixes)
 int writeReport(const std::string &Path, llvm::ArrayRef<FileOutcome> Outcomes) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  if (llvm::StringRef(Path).endswith(".md"))
+  if (compat::endsWith(Path, ".md"))
     writeMarkdownReport(OS, Outcomes);
   else
     writeJsonReport(OS, Outcomes);

@@ -3,7 +3,10 @@
 #include "PchCache.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+#include "compat/LlvmCompat.h"
 
 namespace to_device_migrate {
 
@@ -12,12 +15,49 @@ void addFlags(clang::tooling::CommandLineArguments &Command,
   Command.insert(llvm::find(Command, "--"), Flags);
 }
 
+namespace {
+
+/// The C++ standard a LibTorch's headers require: the N of their own
+/// "#error C++N or later compatible compiler is required" (torch/all.h,
+/// c10/macros/Macros.h), at least 17. `TorchHeader` is its torch/torch.h.
+std::string requiredStandard(llvm::StringRef TorchHeader) {
+  if (TorchHeader == std::string(TO_DEVICE_TORCH_API_INCLUDE) + "/torch/torch.h")
+    return TO_DEVICE_CXX_STANDARD; // read at build time
+  namespace path = llvm::sys::path;
+  llvm::StringRef Api = path::parent_path(path::parent_path(TorchHeader)); // .../csrc/api/include
+  llvm::SmallString<256> AllHeader(Api), Macros(Api);
+  path::append(AllHeader, "torch", "all.h");
+  path::append(Macros, "..", "..", "..", "..");
+  path::append(Macros, "c10", "macros", "Macros.h");
+  unsigned Standard = 17;
+  static const llvm::Regex Required("C\\+\\+([0-9]+) or later compatible compiler");
+  for (llvm::StringRef Header : {AllHeader.str(), Macros.str()}) {
+    auto Buffer = llvm::MemoryBuffer::getFile(Header);
+    llvm::SmallVector<llvm::StringRef, 2> Match;
+    unsigned N = 0;
+    if (Buffer && Required.match((*Buffer)->getBuffer(), &Match) && !Match[1].getAsInteger(10, N))
+      Standard = std::max(Standard, N);
+  }
+  return "c++" + std::to_string(Standard);
+}
+
+} // namespace
+
 clang::tooling::ArgumentsAdjuster defaultFlags(DefaultFlags Options) {
   return [Options](const clang::tooling::CommandLineArguments &Args, llvm::StringRef File) {
     clang::tooling::CommandLineArguments Out = Args;
-    if (!llvm::any_of(Args, [](llvm::StringRef A) { return A.startswith("-std="); }))
-      addFlags(Out, {"-std=c++17"});
-    addFlags(Out, {"-isystem", TO_DEVICE_TORCH_API_INCLUDE});
+    // The user's LibTorch when the command names its headers (a compile
+    // database), else the one the tool was built with.
+    llvm::SmallString<256> Cwd;
+    llvm::sys::fs::current_path(Cwd);
+    std::string TorchHeader = torchHeaderOf(Args, Cwd);
+    if (TorchHeader.empty()) {
+      addFlags(Out, {"-isystem", TO_DEVICE_TORCH_API_INCLUDE});
+      TorchHeader = std::string(TO_DEVICE_TORCH_API_INCLUDE) + "/torch/torch.h";
+    }
+    // The standard that LibTorch requires, unless the command sets one.
+    if (!llvm::any_of(Args, [](llvm::StringRef A) { return compat::startsWith(A, "-std="); }))
+      addFlags(Out, {"-std=" + requiredStandard(TorchHeader)});
     if (!Options.RuntimeInclude.empty())
       addFlags(Out, {"-isystem", Options.RuntimeInclude});
     addFlags(Out, {"-resource-dir=" + Options.ResourceDir, "-w", "-Qunused-arguments"});

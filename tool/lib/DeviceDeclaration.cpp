@@ -4,6 +4,7 @@
 // It also adds `#include <todevice/todevice.h>`, once, when the device
 // expression or the registry mode uses the runtime.
 #include "FinishingSteps.h"
+#include "compat/LlvmCompat.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Tooling/Inclusions/HeaderIncludes.h"
@@ -55,7 +56,7 @@ void insertRequiredIncludes(MigrationContext &Ctx, llvm::StringRef Name) {
   llvm::StringRef Code = SM.getBufferData(SM.getMainFileID());
   clang::tooling::HeaderIncludes Includes(Ctx.filePath(), Code, clang::tooling::IncludeStyle());
   for (const std::string &Header : Ctx.requiredIncludes())
-    if (auto Insertion = Includes.insert(Header, /*IsAngled=*/true))
+    if (auto Insertion = compat::insertAngledInclude(Includes, Header))
       Ctx.insertSupportCode(Insertion->getOffset(), Insertion->getReplacementText(), Name);
 }
 

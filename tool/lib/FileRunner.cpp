@@ -6,7 +6,7 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/ThreadPool.h"
+#include "compat/LlvmCompat.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
@@ -41,10 +41,8 @@ FileOutcome migrateOne(const clang::tooling::CompilationDatabase &Database,
     Tool.appendArgumentsAdjuster(Options.Cache->adjuster(Directory));
 
   llvm::raw_string_ostream Diagnostics(Outcome.Diagnostics);
-  auto DiagOptions = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-  DiagOptions->ShowColors = llvm::sys::Process::StandardErrHasColors();
-  clang::TextDiagnosticPrinter Printer(Diagnostics, DiagOptions.get());
-  Tool.setDiagnosticConsumer(&Printer);
+  compat::TextDiagnostics Printer(Diagnostics, llvm::sys::Process::StandardErrHasColors());
+  Tool.setDiagnosticConsumer(&Printer.consumer());
 
   MigrationOptions Migration = Options.Migration;
   if (IsHeader)
@@ -63,7 +61,7 @@ FileOutcome migrateOne(const clang::tooling::CompilationDatabase &Database,
   Outcome.Result = Migrator.results().front();
   auto MakeAbsolute = [&](std::string &Path) {
     llvm::SmallString<256> Absolute(Path);
-    llvm::sys::fs::make_absolute(Directory, Absolute);
+    compat::makeAbsolute(Directory, Absolute);
     Path = Absolute.str().str();
   };
   MakeAbsolute(Outcome.Result->Path);
@@ -93,7 +91,7 @@ void migrateAll(const clang::tooling::CompilationDatabase &Database,
       Run(I);
     return;
   }
-  llvm::ThreadPool Pool(llvm::hardware_concurrency(Jobs));
+  compat::ThreadPool Pool(llvm::hardware_concurrency(Jobs));
   for (size_t I = 0; I < Files.size(); ++I)
     Pool.async([&Run, I] { Run(I); });
   Pool.wait();

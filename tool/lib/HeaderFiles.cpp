@@ -4,12 +4,13 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "compat/LlvmCompat.h"
 
 namespace to_device_migrate {
 
 bool isLibraryHeader(llvm::StringRef Path) {
   for (llvm::StringRef Root : {"/usr/include/", "/usr/lib/", "/usr/local/cuda"})
-    if (Path.startswith(Root))
+    if (compat::startsWith(Path, Root))
       return true;
   for (llvm::StringRef Component : {"/ATen/", "/c10/", "/torch/csrc/", "/caffe2/", "/include/todevice/"})
     if (Path.contains(Component))

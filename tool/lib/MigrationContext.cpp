@@ -5,6 +5,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "compat/LlvmCompat.h"
 
 using namespace clang;
 
@@ -36,8 +37,7 @@ void MigrationContext::startTranslationUnit(ASTContext &Context, std::vector<Inc
   const SourceManager &SM = sources();
   FileID Main = SM.getMainFileID();
   Result = FileResult();
-  if (const FileEntry *Entry = SM.getFileEntryForID(Main))
-    Result.Path = Entry->getName().str();
+  Result.Path = compat::fileName(SM, Main);
   Result.Original = SM.getBufferData(Main).str();
   Registrations.clear();
   RequiredIncludes.clear();
@@ -112,7 +112,7 @@ unsigned MigrationContext::offsetAfterStatement(const Stmt &S) const {
     LineEnd = Code.size();
   StringRef Rest = Code.slice(After, LineEnd).trim();
   // Keep a trailing `// comment` with the statement it describes.
-  if (Rest.empty() || Rest.startswith("//"))
+  if (Rest.empty() || compat::startsWith(Rest, "//"))
     return LineEnd > After && Code[LineEnd - 1] == '\r' ? LineEnd - 1 : LineEnd;
   return After;
 }
@@ -195,11 +195,10 @@ bool MigrationContext::isMigratedInThisRun(SourceLocation Loc) const {
   Loc = SM.getExpansionLoc(Loc);
   if (SM.isInMainFile(Loc))
     return true;
-  const FileEntry *File = SM.getFileEntryForID(SM.getFileID(Loc));
-  if (!File || !Options.IsMigratedHeader)
+  if (!Options.IsMigratedHeader)
     return false;
-  StringRef Real = File->tryGetRealPathName();
-  return Options.IsMigratedHeader(Real.empty() ? File->getName() : Real);
+  std::string Path = compat::filePath(SM, SM.getFileID(Loc));
+  return !Path.empty() && Options.IsMigratedHeader(Path);
 }
 
 const PerSampleCode &MigrationContext::perSample() {

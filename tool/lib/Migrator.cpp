@@ -1,6 +1,7 @@
 #include "Migrator.h"
 #include "FinishingSteps.h"
 #include "Rule.h"
+#include "compat/LlvmCompat.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -15,21 +16,16 @@ namespace {
 
 /// Records where the main file's #include lines end (the device declaration
 /// goes after them), and every user (non-system) file included at any depth.
-class IncludeRecorder : public PPCallbacks {
+class IncludeRecorder : public compat::IncludeCallbacks {
 public:
   IncludeRecorder(const SourceManager &SM, std::vector<IncludeLine> &Lines,
                   std::vector<std::string> &UserFiles)
       : SM(SM), Lines(Lines), UserFiles(UserFiles) {}
 
-  void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef, bool,
-                          CharSourceRange FilenameRange, const FileEntry *File, StringRef,
-                          StringRef, const Module *, SrcMgr::CharacteristicKind Kind) override {
-    if (File && Kind == SrcMgr::C_User) {
-      StringRef Real = File->tryGetRealPathName();
-      std::string Path = (Real.empty() ? File->getName() : Real).str();
-      if (!llvm::is_contained(UserFiles, Path))
-        UserFiles.push_back(std::move(Path));
-    }
+  void included(SourceLocation HashLoc, CharSourceRange FilenameRange, StringRef Path,
+                SrcMgr::CharacteristicKind Kind) override {
+    if (!Path.empty() && Kind == SrcMgr::C_User && !llvm::is_contained(UserFiles, Path))
+      UserFiles.push_back(Path.str());
     if (!SM.isWrittenInMainFile(HashLoc))
       return;
     StringRef Code = SM.getBufferData(SM.getMainFileID());
@@ -63,8 +59,8 @@ public:
   void HandleTranslationUnit(ASTContext &Ast) override {
     const SourceManager &SM = Ast.getSourceManager();
     if (CI.getDiagnostics().hasErrorOccurred()) {
-      const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
-      Owner.fail(Main ? Main->getName().str() : "<input>");
+      std::string Main = compat::fileName(SM, SM.getMainFileID());
+      Owner.fail(Main.empty() ? "<input>" : Main);
       return;
     }
     Owner.migrate(Ast, std::move(MainFileDecls), std::move(Includes), std::move(UserIncludes));

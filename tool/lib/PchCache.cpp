@@ -1,11 +1,11 @@
 #include "PchCache.h"
 #include "CompileFlags.h"
 #include "Config.h"
+#include "compat/DriverOptions.h"
+#include "compat/LlvmCompat.h"
 
 #include "clang/Basic/Diagnostic.h"
-#include "clang/Driver/Options.h"
 #include "clang/Frontend/FrontendActions.h"
-#include "clang/Lex/DependencyDirectivesSourceMinimizer.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Option/ArgList.h"
@@ -36,16 +36,11 @@ struct ParsedCommand {
 };
 
 ParsedCommand parseCommand(const CommandLineArguments &Args) {
-  namespace options = clang::driver::options;
+  namespace options = compat::driver_options;
   std::vector<const char *> Argv;
   for (size_t I = 1; I < Args.size(); ++I) // Args[0] is the compiler
     Argv.push_back(Args[I].c_str());
-  unsigned MissingIndex = 0, MissingCount = 0;
-  // As the driver does outside clang-cl mode: `/path/file.cpp` is an input,
-  // not a cl.exe option.
-  const llvm::opt::InputArgList Parsed = clang::driver::getDriverOptTable().ParseArgs(
-      Argv, MissingIndex, MissingCount, /*FlagsToInclude=*/0,
-      /*FlagsToExclude=*/options::CLOption | options::NoDriverOption);
+  const llvm::opt::InputArgList Parsed = compat::parseDriverArguments(Argv);
   ParsedCommand Command;
   for (const llvm::opt::Arg *A : Parsed) {
     const llvm::opt::Option &O = A->getOption();
@@ -68,7 +63,7 @@ ParsedCommand parseCommand(const CommandLineArguments &Args) {
 
 std::string absolute(llvm::StringRef Path, llvm::StringRef WorkingDirectory) {
   llvm::SmallString<256> Out(Path);
-  fs::make_absolute(WorkingDirectory, Out);
+  compat::makeAbsolute(WorkingDirectory, Out);
   return Out.str().str();
 }
 
@@ -96,26 +91,22 @@ void hashFileStatus(llvm::MD5 &Hash, llvm::StringRef File) {
 
 } // namespace
 
+std::string torchHeaderOf(const CommandLineArguments &Args, llvm::StringRef WorkingDirectory) {
+  return findTorchHeader(parseCommand(Args).IncludeDirectories, WorkingDirectory);
+}
+
 bool includesTorchHeader(llvm::StringRef File) {
   auto Buffer = llvm::MemoryBuffer::getFile(File);
   if (!Buffer)
     return false;
   // The preprocessor's view of the directives, as clang-scan-deps takes it:
-  // comments, string literals and code gone, line continuations joined, one
-  // directive per line. A commented-out include is no include.
-  llvm::SmallString<1024> Directives;
-  llvm::SmallVector<clang::minimize_source_to_dependency_directives::Token, 32> Tokens;
-  if (clang::minimizeSourceToDependencyDirectives((*Buffer)->getBuffer(), Directives, Tokens))
+  // comments, string literals and code gone, line continuations joined. A
+  // commented-out include is no include.
+  std::vector<std::string> Headers;
+  if (!compat::includedHeaders((*Buffer)->getBuffer(), Headers))
     return false; // not lexable: the parse will say why, without a PCH
-  for (const auto &Token : Tokens) {
-    if (Token.K != clang::minimize_source_to_dependency_directives::pp_include)
-      continue;
-    llvm::StringRef Directive = llvm::StringRef(Directives).substr(Token.Offset);
-    Directive = Directive.take_until([](char C) { return C == '\n'; });
-    if (Directive.contains("<torch/torch.h>") || Directive.contains("\"torch/torch.h\""))
-      return true;
-  }
-  return false;
+  return llvm::is_contained(Headers, "<torch/torch.h>") ||
+         llvm::is_contained(Headers, "\"torch/torch.h\"");
 }
 
 std::string PchCache::defaultDirectory() {

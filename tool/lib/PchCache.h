@@ -18,6 +18,11 @@
 
 namespace to_device_migrate {
 
+/// The <torch/torch.h> a compile command's -I/-isystem/-iquote/-idirafter
+/// directories give (the first that has one), "" when none does.
+std::string torchHeaderOf(const clang::tooling::CommandLineArguments &Args,
+                          llvm::StringRef WorkingDirectory);
+
 class PchCache {
 public:
   /// `Directory` holds the PCH files (created on demand).

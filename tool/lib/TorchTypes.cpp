@@ -5,6 +5,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include "compat/LlvmCompat.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -94,7 +95,7 @@ bool isLossModule(const CXXRecordDecl *Class) {
   if (!Class)
     return false;
   StringRef Name = Class->getName();
-  if (Name.endswith("LossImpl") || Name.endswith("Loss"))
+  if (compat::endsWith(Name, "LossImpl") || compat::endsWith(Name, "Loss"))
     return true;
   if (!Class->hasDefinition())
     return false;

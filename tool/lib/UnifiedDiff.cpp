@@ -1,6 +1,7 @@
 #include "UnifiedDiff.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "compat/LlvmCompat.h"
 
 #include <vector>
 
@@ -76,7 +77,7 @@ void emitChange(std::string &Out, llvm::StringRef Old, llvm::StringRef New) {
 unsigned countLines(llvm::StringRef Text) {
   if (Text.empty())
     return 0;
-  return Text.count('\n') + (Text.endswith("\n") ? 0 : 1);
+  return Text.count('\n') + (compat::endsWith(Text, "\n") ? 0 : 1);
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "WarningComments.h"
 #include "SourceLines.h"
+#include "compat/LlvmCompat.h"
 
 namespace to_device_migrate {
 void addWarningComments(FileResult &Result) {
@@ -9,7 +10,7 @@ void addWarningComments(FileResult &Result) {
       continue;
     const size_t Start = lineStart(Code, F.Line);
     llvm::StringRef Line = Code.substr(Start).take_until([](char C) { return C == '\n'; });
-    const std::string Newline = Line.endswith("\r") ? "\r\n" : "\n";
+    const std::string Newline = compat::endsWith(Line, "\r") ? "\r\n" : "\n";
     llvm::StringRef Indent = Line.take_while([](char C) { return C == ' ' || C == '\t'; });
     const std::string Comment =
         "// to-device-migrate: warning: " + F.Message + " [" + F.Rule + "]";
@@ -20,7 +21,7 @@ void addWarningComments(FileResult &Result) {
       Above = Above.drop_back(); // its newline
       size_t Begin = Above.rfind('\n');
       llvm::StringRef Previous = Above.substr(Begin == llvm::StringRef::npos ? 0 : Begin + 1).trim();
-      if (!Previous.startswith("// to-device-migrate:"))
+      if (!compat::startsWith(Previous, "// to-device-migrate:"))
         break;
       Present |= Previous == Comment;
       Above = Above.take_front(Begin == llvm::StringRef::npos ? 0 : Begin + 1);

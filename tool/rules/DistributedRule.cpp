@@ -5,6 +5,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include "compat/LlvmCompat.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -57,8 +58,8 @@ llvm::StringRef distributedSampler(QualType Sampler) {
 bool isDistributedSampler(QualType Sampler) {
   const CXXRecordDecl *Record = Sampler.isNull() ? nullptr : Sampler->getAsCXXRecordDecl();
   std::string Name = Record ? Record->getQualifiedNameAsString() : "";
-  return llvm::StringRef(Name).startswith("todevice::distributed::") ||
-         llvm::StringRef(Name).startswith("torch::data::samplers::Distributed");
+  return compat::startsWith(Name, "todevice::distributed::") ||
+         compat::startsWith(Name, "torch::data::samplers::Distributed");
 }
 
 } // namespace

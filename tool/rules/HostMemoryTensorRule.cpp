@@ -1,4 +1,5 @@
 #include "HostMemoryTensorRule.h"
+#include "compat/LlvmCompat.h"
 #include "../lib/Matchers.h"
 
 #include "clang/Tooling/Transformer/RangeSelector.h"
@@ -31,8 +32,8 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
     return ".to(" + Ctx.deviceAt(*Call) + ")";
   });
 
-  Rewriter.emplace(makeRule(FromBlob, insertAfter(node("call"), DeviceCopy),
-                            cat("tensor over host memory copied to the device")),
+  // A tensor over host memory, copied to the device.
+  compat::emplaceTransformer(Rewriter, makeRule(FromBlob, insertAfter(node("call"), DeviceCopy)),
                    [this](Expected<tooling::AtomicChange> Change) {
                      if (!Change) {
                        Ctx.report(SourceLocation(), Finding::Level::Warning,

@@ -1,4 +1,5 @@
 #include "ReceivedTensorRule.h"
+#include "compat/LlvmCompat.h"
 #include "../lib/PerSampleCode.h"
 #include "../lib/TorchTypes.h"
 
@@ -42,7 +43,7 @@ bool isPlacedSource(MigrationContext &Ctx, const FunctionDecl &F) {
     return true;
   if (const auto *Method = dyn_cast<CXXMethodDecl>(&F);
       Method && (isOrDerivesFrom(Method->getParent(), "torch::nn::Module") ||
-                 classifyModuleType(Ctx.ast().getRecordType(Method->getParent())).Handle !=
+                 classifyModuleType(compat::recordType(Ctx.ast(), Method->getParent())).Handle !=
                      ModuleHandle::None))
     return true; // a module's forward() and friends compute on its device
   const FunctionDecl *Definition = F.getDefinition();
