@@ -37,6 +37,9 @@ config.substitutions += [
     ("%python", sys.executable),
     ("%{torch-include}", config.syntax_flags.split()[2]),
     ("%FileCheck", config.filecheck),
+    # The versions the build found (CMake's LLVM and Torch packages).
+    ("%{clang-version}", config.clang_version),
+    ("%{torch-version}", config.torch_version),
     ("%{make-compile-db}", "%s %s" % (sys.executable, os.path.join(config.test_source_root, "driver", "Inputs", "make-compile-db.py"))),
 ]
 config.environment["PATH"] = os.pathsep.join(

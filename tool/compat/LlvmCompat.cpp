@@ -61,7 +61,10 @@ insertAngledInclude(const clang::tooling::HeaderIncludes &Includes, llvm::String
 }
 
 TextDiagnostics::TextDiagnostics(llvm::raw_ostream &OS, bool Colors) {
-#if LLVM_VERSION_MAJOR >= 21
+#if LLVM_VERSION_MAJOR >= 23
+  Options.setShowColors(Colors ? clang::ShowColorsKind::On : clang::ShowColorsKind::Off);
+  Printer = std::make_unique<clang::TextDiagnosticPrinter>(OS, Options);
+#elif LLVM_VERSION_MAJOR >= 21
   Options.ShowColors = Colors;
   Printer = std::make_unique<clang::TextDiagnosticPrinter>(OS, Options);
 #else

@@ -1,5 +1,5 @@
 // The LLVM/Clang API differences between the versions the tool builds with
-// (LLVM 14 to 21): every #if on LLVM_VERSION_MAJOR lives here and in
+// (LLVM 14 to 23): every #if on LLVM_VERSION_MAJOR lives here and in
 // LlvmCompat.cpp, so the rest of the tool is written once.
 #pragma once
 
@@ -57,7 +57,8 @@ std::optional<clang::tooling::Replacement>
 insertAngledInclude(const clang::tooling::HeaderIncludes &Includes, llvm::StringRef Header);
 
 /// Clang's text diagnostic printer with its options. DiagnosticOptions stopped
-/// being reference counted (LLVM 21): the printer takes a reference then.
+/// being reference counted (LLVM 21): the printer takes a reference then; its
+/// ShowColors became a three-valued setting (LLVM 23).
 class TextDiagnostics {
 public:
   TextDiagnostics(llvm::raw_ostream &OS, bool Colors);

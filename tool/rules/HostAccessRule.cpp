@@ -19,8 +19,13 @@ bool isCalledWithDestination(const CallExpr &Call, const Expr &Arg) {
   if (!F || !F->getIdentifier())
     return false;
   unsigned Destination = llvm::StringSwitch<unsigned>(F->getName())
-                             .Cases("memcpy", "memmove", "memset", "fill", "fill_n", 0)
-                             .Cases("copy", "copy_n", 2)
+                             .Case("memcpy", 0)
+                             .Case("memmove", 0)
+                             .Case("memset", 0)
+                             .Case("fill", 0)
+                             .Case("fill_n", 0)
+                             .Case("copy", 2)
+                             .Case("copy_n", 2)
                              .Default(~0u);
   return Destination < Call.getNumArgs() &&
          Call.getArg(Destination)->IgnoreParenImpCasts() == Arg.IgnoreParenImpCasts();
