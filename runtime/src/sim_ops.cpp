@@ -60,6 +60,15 @@ at::Tensor copy_from(const at::Tensor& self, const at::Tensor& dst, bool non_blo
   return dst;
 }
 
+// LibTorch 2.x's copy_ treats XPU as a device it knows and calls a device stub
+// the simulator has no kernel in, where 1.13 handed it to _copy_from: copy_
+// on the simulator's key comes here, on every version.
+at::Tensor& copy_(at::Tensor& self, const at::Tensor& src, bool non_blocking) {
+  if (!self.is_same(src))
+    copy_from(src, self, non_blocking);
+  return self;
+}
+
 at::Tensor copy_from_and_resize(const at::Tensor& self, const at::Tensor& dst) {
   dst.resize_(self.sizes());
   return copy_from(self, dst, false);
@@ -108,6 +117,7 @@ void register_conjugation_passthrough(torch::Library& aten_conj_or_neg) {
 void register_native_kernels(torch::Library& aten_xpu) {
   aten_xpu.impl("empty.memory_format", TORCH_FN(empty_memory_format));
   aten_xpu.impl("empty_strided", TORCH_FN(empty_strided));
+  aten_xpu.impl("copy_", TORCH_FN(copy_));
   aten_xpu.impl("_copy_from", TORCH_FN(copy_from));
   aten_xpu.impl("_copy_from_and_resize", TORCH_FN(copy_from_and_resize));
   aten_xpu.impl("_local_scalar_dense", TORCH_FN(local_scalar_dense));
