@@ -1,7 +1,9 @@
 # The LibTorch and LLVM versions this project builds with, checked once at
 # configure time with one clear message each (docs/install.md).
 #
-# Supported and tested: LibTorch 1.13 to 2.14, LLVM 14 to 23.
+# Supported: LibTorch 1.13 to 2.14, LLVM 14 to 23 (built and tested with the
+# three Debian releases' own: docs/install.md). .ci/install-deps reads the LLVM
+# bounds from here.
 set(TO_DEVICE_LLVM_MIN 14)
 set(TO_DEVICE_LLVM_MAX 23)
 set(TO_DEVICE_TORCH_MIN 1.13)

@@ -222,12 +222,12 @@ class Registry::Mover {
 
   static void rekey_optimizer_state(torch::optim::Optimizer& optimizer, const Item& it) {
     auto& state = optimizer.state();
-    auto node = state.find(detail::impl_key(it.old));
+    auto node = state.find(compat::optimizer_state_key(it.old));
     if (node == state.end())
       return;
     auto moved_state = std::move(node->second);
     state.erase(node);
-    state[detail::impl_key(it.result)] = std::move(moved_state);
+    state[compat::optimizer_state_key(it.result)] = std::move(moved_state);
   }
 
   Registry& registry_;

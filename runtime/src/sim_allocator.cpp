@@ -59,17 +59,22 @@ void delete_mapping(void* ctx) {
   delete m;
 }
 
+// The simulator's mapping whose PROT_NONE view holds `addr`, or null.
+const Mapping* mapping_containing(std::uintptr_t addr) {
+  RangesGuard g;
+  auto it = ranges().upper_bound(addr);
+  if (it == ranges().begin())
+    return nullptr;
+  --it;
+  return addr < it->first + it->second->length ? it->second : nullptr;
+}
+
 // The read-write view of the byte at `p` when the simulator allocated it;
 // otherwise (host memory) `p` itself.
 char* rw_address(const void* p) {
   const auto addr = reinterpret_cast<std::uintptr_t>(p);
-  RangesGuard g;
-  auto it = ranges().upper_bound(addr);
-  if (it != ranges().begin()) {
-    --it;
-    if (addr < it->first + it->second->length)
-      return it->second->rw + (addr - it->first);
-  }
+  if (const Mapping* m = mapping_containing(addr))
+    return m->rw + (addr - reinterpret_cast<std::uintptr_t>(m->none));
   return static_cast<char*>(const_cast<void*>(p));
 }
 
@@ -142,16 +147,7 @@ char* append_number(char* p, std::uintptr_t v, unsigned base) {
 
 void on_segv(int sig, siginfo_t* info, void* uctx) {
   const auto addr = reinterpret_cast<std::uintptr_t>(info->si_addr);
-  const Mapping* hit = nullptr;
-  {
-    RangesGuard g;
-    auto it = ranges().upper_bound(addr);
-    if (it != ranges().begin()) {
-      --it;
-      if (addr < it->first + it->second->length)
-        hit = it->second;
-    }
-  }
+  const Mapping* hit = mapping_containing(addr);
   if (hit == nullptr) {
     // Not ours: restore the previous disposition; returning re-executes the
     // faulting instruction, which then reaches it.

@@ -11,9 +11,6 @@
 
 namespace todevice::detail {
 
-/// The key LibTorch optimizers use for per-parameter state.
-inline compat::OptimizerStateKey impl_key(const torch::Tensor& t) { return compat::optimizer_state_key(t); }
-
 /// An entry's name in reports: its registered name, else "<kind>#<index>".
 inline std::string entry_name(const std::string* name, Kind kind, std::size_t index) {
   return name == nullptr ? std::string(kind_name(kind)) + "#" + std::to_string(index) : *name;
@@ -58,8 +55,8 @@ inline void walk(Kind kind, void* object, std::deque<torch::Tensor>& scratch, Vi
           return "param_groups[" + std::to_string(g) + "].params[" + std::to_string(i) + "]";
         });
     for (auto& [key, state] : optimizer.state()) {
-      auto field = [&, k = compat::describe(key)](torch::Tensor& t, const char* what) {
-        visit(t, false, false, [k, what] { return "state[" + k + "]." + what; });
+      auto field = [&, k = key](torch::Tensor& t, const char* what) {
+        visit(t, false, false, [k, what] { return "state[" + compat::describe(k) + "]." + what; });
       };
       namespace o = torch::optim;
       if (auto* s = dynamic_cast<o::SGDParamState*>(state.get())) {

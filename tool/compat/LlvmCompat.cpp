@@ -12,18 +12,15 @@
 namespace to_device_migrate {
 namespace compat {
 
-std::string IncludeCallbacks::pathOf(const clang::FileEntry &File) {
-  llvm::StringRef Real = File.tryGetRealPathName();
-#if LLVM_VERSION_MAJOR >= 15
-  return Real.str();
-#else
+std::string realPathOrName(clang::FileEntryRef File) {
+  llvm::StringRef Real = File.getFileEntry().tryGetRealPathName();
   return (Real.empty() ? File.getName() : Real).str();
-#endif
 }
 
-#if LLVM_VERSION_MAJOR >= 15
-std::string IncludeCallbacks::pathOf(clang::FileEntryRef File) {
-  llvm::StringRef Real = File.getFileEntry().tryGetRealPathName();
+#if LLVM_VERSION_MAJOR < 15
+// LLVM 14 hands InclusionDirective a FileEntry, whose getName still exists.
+std::string IncludeCallbacks::pathOf(const clang::FileEntry &File) {
+  llvm::StringRef Real = File.tryGetRealPathName();
   return (Real.empty() ? File.getName() : Real).str();
 }
 #endif
@@ -35,10 +32,7 @@ std::string fileName(const clang::SourceManager &SM, clang::FileID File) {
 
 std::string filePath(const clang::SourceManager &SM, clang::FileID File) {
   auto Entry = SM.getFileEntryRefForID(File);
-  if (!Entry)
-    return std::string();
-  llvm::StringRef Real = Entry->getFileEntry().tryGetRealPathName();
-  return (Real.empty() ? Entry->getName() : Real).str();
+  return Entry ? realPathOrName(*Entry) : std::string();
 }
 
 void makeAbsolute(llvm::StringRef Directory, llvm::SmallVectorImpl<char> &Path) {

@@ -6,9 +6,9 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/PPCallbacks.h"
 #include "clang/Tooling/Inclusions/HeaderIncludes.h"
 #include "clang/Tooling/Transformer/Transformer.h"
-#include "clang/Lex/PPCallbacks.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/ThreadPool.h"
@@ -80,6 +80,9 @@ void emplaceTransformer(std::optional<clang::tooling::Transformer> &Slot,
                         clang::transformer::RewriteRule Rule,
                         std::function<void(llvm::Expected<clang::tooling::AtomicChange>)> Consumer);
 
+/// A file's real path when known, else the name it was opened by.
+std::string realPathOrName(clang::FileEntryRef File);
+
 /// The name a file was opened by, or "" for a buffer with no file.
 /// FileEntry::getName is gone (LLVM 19); FileEntryRef is in every version.
 std::string fileName(const clang::SourceManager &SM, clang::FileID File);
@@ -124,9 +127,10 @@ public:
 #endif
 
 private:
-  static std::string pathOf(const clang::FileEntry &File);
 #if LLVM_VERSION_MAJOR >= 15
-  static std::string pathOf(clang::FileEntryRef File);
+  static std::string pathOf(clang::FileEntryRef File) { return realPathOrName(File); }
+#else
+  static std::string pathOf(const clang::FileEntry &File);
 #endif
 };
 

@@ -1,10 +1,10 @@
 #include "driver/Inputs.h"
+#include "compat/LlvmCompat.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "compat/LlvmCompat.h"
 
 namespace to_device_migrate::driver {
 

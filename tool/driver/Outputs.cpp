@@ -3,13 +3,13 @@
 #include "lib/Report.h"
 #include "lib/UnifiedDiff.h"
 #include "lib/WarningComments.h"
+#include "compat/LlvmCompat.h"
 
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
-#include "compat/LlvmCompat.h"
 
 namespace to_device_migrate::driver {
 

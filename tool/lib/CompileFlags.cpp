@@ -1,12 +1,12 @@
 #include "CompileFlags.h"
 #include "Config.h"
 #include "PchCache.h"
+#include "compat/LlvmCompat.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
-#include "compat/LlvmCompat.h"
 
 namespace to_device_migrate {
 

@@ -1,12 +1,12 @@
 #include "FileRunner.h"
 #include "HeaderFiles.h"
 #include "Migrator.h"
+#include "compat/LlvmCompat.h"
 
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
-#include "compat/LlvmCompat.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
 

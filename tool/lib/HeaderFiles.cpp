@@ -1,10 +1,10 @@
 #include "HeaderFiles.h"
+#include "compat/LlvmCompat.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "compat/LlvmCompat.h"
 
 namespace to_device_migrate {
 

@@ -1,11 +1,11 @@
 #include "MigrationContext.h"
 #include "TorchTypes.h"
+#include "compat/LlvmCompat.h"
 
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-#include "compat/LlvmCompat.h"
 
 using namespace clang;
 

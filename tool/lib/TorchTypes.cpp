@@ -1,11 +1,11 @@
 #include "TorchTypes.h"
+#include "compat/LlvmCompat.h"
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-#include "compat/LlvmCompat.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;

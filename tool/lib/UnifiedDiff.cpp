@@ -1,7 +1,7 @@
 #include "UnifiedDiff.h"
+#include "compat/LlvmCompat.h"
 
 #include "llvm/Support/FormatVariadic.h"
-#include "compat/LlvmCompat.h"
 
 #include <vector>
 

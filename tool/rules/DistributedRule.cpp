@@ -1,11 +1,11 @@
 #include "DistributedRule.h"
 #include "../lib/TorchTypes.h"
+#include "compat/LlvmCompat.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-#include "compat/LlvmCompat.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;

@@ -1,6 +1,6 @@
 #include "HostMemoryTensorRule.h"
-#include "compat/LlvmCompat.h"
 #include "../lib/Matchers.h"
+#include "compat/LlvmCompat.h"
 
 #include "clang/Tooling/Transformer/RangeSelector.h"
 #include "clang/Tooling/Transformer/RewriteRule.h"

@@ -1,7 +1,7 @@
 #include "ReceivedTensorRule.h"
-#include "compat/LlvmCompat.h"
 #include "../lib/PerSampleCode.h"
 #include "../lib/TorchTypes.h"
+#include "compat/LlvmCompat.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
