@@ -4,9 +4,11 @@
 #include "todevice/distributed.h"
 
 #include "todevice/todevice.h"
+#include "torch_compat.h"
 
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <c10/util/Logging.h>
 #include <c10/util/strides.h>
 #ifdef USE_C10D_NCCL
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
@@ -21,6 +23,20 @@
 namespace todevice {
 namespace distributed {
 namespace {
+
+// LibTorch 2.x's c10d logs every failed connection attempt to stderr (with a
+// backtrace) before it throws; the exception already says it all. c10d asks
+// caffe2_log_level before logging, so FATAL for the scope silences only that.
+class QuietLibTorchLog {
+ public:
+  QuietLibTorchLog() : saved_(FLAGS_caffe2_log_level) { FLAGS_caffe2_log_level = 3; } // FATAL
+  ~QuietLibTorchLog() { FLAGS_caffe2_log_level = saved_; }
+  QuietLibTorchLog(const QuietLibTorchLog&) = delete;
+  QuietLibTorchLog& operator=(const QuietLibTorchLog&) = delete;
+
+ private:
+  int saved_;
+};
 
 struct State {
   Environment env;
@@ -290,9 +306,11 @@ void join(const Options& options) {
   store_options.isServer = s.env.rank == 0;
   store_options.numWorkers = s.env.world_size;
   store_options.timeout = s.options.timeout;
+  compat::use_classic_tcp_store(store_options);
   const std::string where = "MASTER_ADDR:MASTER_PORT=" + s.env.master_addr + ":" +
                             std::to_string(s.env.master_port);
   try {
+    QuietLibTorchLog quiet; // its retries and failures come back as one line below
     s.store = c10::make_intrusive<c10d::TCPStore>(s.env.master_addr, store_options);
   } catch (const std::exception& e) {
     throw std::runtime_error("todevice::distributed: rank " + std::to_string(s.env.rank) +

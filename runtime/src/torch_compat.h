@@ -13,6 +13,11 @@
 
 namespace todevice::compat {
 
+template <class T, class = void>
+struct has_use_libuv : std::false_type {};
+template <class T>
+struct has_use_libuv<T, std::void_t<decltype(std::declval<T&>().useLibUV)>> : std::true_type {};
+
 /// What optimizers key per-parameter state by: the parameter's TensorImpl
 /// address as text up to 2.1 (c10::guts::to_string, since removed), the
 /// address itself (void*) after.
@@ -36,6 +41,16 @@ inline std::string describe(const OptimizerStateKey& key) {
   std::ostringstream text;
   text << key;
   return text.str();
+}
+
+/// TCPStore's options name its libuv backend (2.2), the default since 2.4;
+/// a LibTorch built without libuv (Debian's) then refuses to start a store.
+/// The classic backend, which every version has, is asked for where the
+/// option exists.
+template <class StoreOptions>
+void use_classic_tcp_store(StoreOptions& options) {
+  if constexpr (has_use_libuv<StoreOptions>::value)
+    options.useLibUV = false;
 }
 
 /// A c10::Allocator written once. c10::Allocator::allocate lost its const and

@@ -47,6 +47,14 @@ inline clang::QualType recordType(const clang::ASTContext &Ast, const clang::CXX
 #endif
 }
 
+/// Where a call begins, for every kind of call. CallExpr::getBeginLoc is not
+/// virtual, and since LLVM 22 it gives an operator call written as a function
+/// call (`transform(x)`) the callee's location, the '(': Stmt's getBeginLoc
+/// dispatches on the node's class, as the AST's own source ranges do.
+inline clang::SourceLocation beginOf(const clang::CallExpr &Call) {
+  return static_cast<const clang::Stmt &>(Call).getBeginLoc();
+}
+
 /// `Path` made absolute against `Directory` (llvm::sys::fs::make_absolute
 /// moved to llvm::sys::path in LLVM 22).
 void makeAbsolute(llvm::StringRef Directory, llvm::SmallVectorImpl<char> &Path);

@@ -126,7 +126,7 @@ void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
   std::string Why = Ctx.perSample().isPerSampleFunction(Callee)
                         ? "is per-sample code, which stays on the CPU"
                         : "is not in a file this run migrates";
-  Ctx.report(Call->getBeginLoc(), Finding::Level::Note,
+  Ctx.report(compat::beginOf(*Call), Finding::Level::Note,
              "'" + Callee->getNameAsString() + "' returns a tensor whose placement the tool " +
                  "cannot see (its body " + Why + "): moved to the device where it is received " +
                  "(no copy if it is there already)",
@@ -152,7 +152,7 @@ void ReceivedTensorRule::crossIntoPerSampleCode(const CallExpr &Call, const CXXM
   }
   if (!Crossed)
     return;
-  Ctx.report(Call.getBeginLoc(), Finding::Level::Note,
+  Ctx.report(compat::beginOf(Call), Finding::Level::Note,
              "'" + Method.getParent()->getNameAsString() +
                  "' is per-sample code, which stays on the CPU: the tensors handed to it "
                  "are brought to the host",
