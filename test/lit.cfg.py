@@ -42,6 +42,9 @@ config.substitutions += [
     ("%{torch-version}", config.torch_version),
     ("%{make-compile-db}", "%s %s" % (sys.executable, os.path.join(config.test_source_root, "driver", "Inputs", "make-compile-db.py"))),
 ]
+# The standard the build's LibTorch requires, for compile databases the tests
+# write (as CMake would record it for that LibTorch).
+config.environment["CXX_STANDARD"] = config.cxx_standard
 config.environment["PATH"] = os.pathsep.join(
     [os.path.dirname(config.filecheck), config.environment.get("PATH", "")])
 

@@ -81,6 +81,8 @@ std::string existing_xpu_backend() {
   }
   if (c10::Dispatcher::singleton().hasBackendFallbackForDispatchKey(kSimKey))
     return "a fallback kernel for the XPU dispatch key is already registered";
+  if (accelerator_hooks_taken())
+    return "XPU hooks are already registered";
   return {};
 }
 
@@ -112,6 +114,7 @@ void register_all() {
     return;
   }
   static c10::impl::DeviceGuardImplRegistrar guard(kSimType, new SimGuardImpl());
+  register_accelerator_hooks();
   c10::SetAllocator(kSimType, allocator());
   torch::Library& aten = new_library("aten", kSimKey);
   register_native_kernels(aten);

@@ -12,6 +12,7 @@
 //    one: placement check, then the CPU kernel on aliases.
 //  - sim_ops.cpp: the few native kernels (allocation, cross-device copies).
 //  - sim_rnn.cpp: recurrent layers, whose composites take a CPU-only path.
+//  - sim_hooks.cpp: the XPU hooks LibTorch 2.x asks which accelerator is present.
 //  - sim.cpp: registration, public API, transfer statistics.
 #pragma once
 
@@ -43,6 +44,13 @@ c10::Allocator* allocator();
 void* host_view(const c10::DataPtr& p);
 // Installs the SIGSEGV handler that reports host access to device memory.
 void install_fault_handler();
+
+// --- sim_hooks.cpp -------------------------------------------------------------
+// Whether XPU hooks are registered already (a real XPU backend), and
+// registering the simulator's (LibTorch 2.x asks them which accelerator is
+// present; 1.13 has none: both do nothing there).
+bool accelerator_hooks_taken();
+void register_accelerator_hooks();
 
 // --- sim.cpp -----------------------------------------------------------------
 void count_host_to_device(std::uint64_t bytes);

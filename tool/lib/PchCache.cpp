@@ -152,7 +152,11 @@ bool PchCache::build(const CommandLineArguments &Flags, llvm::StringRef TorchHea
                                  std::make_shared<clang::PCHContainerOperations>(),
                                  llvm::vfs::createPhysicalFileSystem());
   Tool.clearArgumentsAdjusters(); // no -fsyntax-only, keep -o
-  clang::IgnoringDiagConsumer Quiet; // a failure only means "parse without a PCH"
+  // Counts errors and prints nothing (a failure only means "parse without a
+  // PCH"). Counted, so that a header with errors is a failed build: the
+  // ignoring consumer counts none, the run reports success, and the output
+  // left behind is an empty file that every later parse would be given.
+  clang::DiagnosticConsumer Quiet;
   Tool.setDiagnosticConsumer(&Quiet);
   return Tool.run(clang::tooling::newFrontendActionFactory<clang::GeneratePCHAction>().get()) == 0 &&
          fs::exists(Output);

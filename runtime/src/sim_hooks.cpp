@@ -1,0 +1,73 @@
+// The simulator as LibTorch 2.x's accelerator: XPU hooks that say one device
+// is there.
+//
+// Why: from 2.x on, code that is not a kernel asks "which accelerator is
+// present?" through the device type's hooks (at::getAccelerator: hasXPU()).
+// LibTorch 2.14's autograd engine asks it for every gradient it accumulates on
+// a device (at::accelerator::getCurrentStream), and a CPU-only LibTorch's XPU
+// hooks answer "none", so backward() on the simulator failed there. LibTorch 1.13 has no such hooks and asks no
+// such question: nothing is registered there.
+#include "sim_internal.h"
+
+#if __has_include(<ATen/detail/XPUHooksInterface.h>)
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/detail/XPUHooksInterface.h>
+
+#include <memory>
+
+namespace todevice::sim::detail {
+namespace {
+
+// The newest versions decide on isBuilt(), which the hooks interface declares
+// only from 2.8 on: written without `override` (which 2.6 would refuse) in a
+// class of their own, where they override wherever the base declares them.
+struct BuiltAndAvailable : at::XPUHooksInterface {
+  bool isBuilt() const { return true; }
+  bool isAvailable() const { return true; }
+};
+
+// What says "one XPU device, sim:0, ready", and its generator; everything else
+// (pinned memory, ...) keeps LibTorch's answer for a build without XPU.
+struct SimXPUHooks final : BuiltAndAvailable {
+  void init() const override {}
+  bool hasXPU() const override { return true; }
+  bool hasPrimaryContext(c10::DeviceIndex) const override { return true; }
+  c10::DeviceIndex deviceCount() const override { return 1; }
+  c10::DeviceIndex getNumGPUs() const override { return 1; }
+  c10::DeviceIndex current_device() const override { return 0; }
+  c10::DeviceIndex getCurrentDevice() const override { return 0; }
+  void deviceSynchronize(c10::DeviceIndex) const override {} // the simulator is synchronous
+  // Random numbers on the simulator are the CPU kernels' draws from the CPU's
+  // generator, so that results match the CPU's bit for bit; seeding "the
+  // accelerator" (at::manual_seed does, once one is present) seeds that one
+  // again, with the same seed.
+  const at::Generator& getDefaultGenerator(c10::DeviceIndex) const override {
+    return at::detail::getDefaultCPUGenerator();
+  }
+  at::Generator getNewGenerator(c10::DeviceIndex) const override {
+    return at::detail::createCPUGenerator();
+  }
+};
+
+} // namespace
+
+bool accelerator_hooks_taken() { return at::XPUHooksRegistry()->Has("XPUHooks"); }
+
+void register_accelerator_hooks() {
+  // The registry's creators take XPUHooksArgs in some 2.x versions and nothing
+  // in others: a generic lambda is either.
+  at::XPUHooksRegistry()->Register("XPUHooks", [](auto&&...) {
+    return std::unique_ptr<at::XPUHooksInterface>(new SimXPUHooks());
+  });
+}
+
+} // namespace todevice::sim::detail
+
+#else // LibTorch 1.13
+
+namespace todevice::sim::detail {
+bool accelerator_hooks_taken() { return false; }
+void register_accelerator_hooks() {}
+} // namespace todevice::sim::detail
+
+#endif
