@@ -5,8 +5,8 @@
 // present?" through the device type's hooks (at::getAccelerator: hasXPU()).
 // LibTorch 2.14's autograd engine asks it for every gradient it accumulates on
 // a device (at::accelerator::getCurrentStream), and a CPU-only LibTorch's XPU
-// hooks answer "none", so backward() on the simulator failed there. LibTorch 1.13 has no such hooks and asks no
-// such question: nothing is registered there.
+// hooks answer "none", so backward() on the simulator failed there. LibTorch
+// 1.13 has no such hooks and asks no such question: nothing is registered there.
 #include "sim_internal.h"
 
 #if __has_include(<ATen/detail/XPUHooksInterface.h>)
@@ -18,9 +18,9 @@
 namespace todevice::sim::detail {
 namespace {
 
-// The newest versions decide on isBuilt(), which the hooks interface declares
-// only from 2.8 on: written without `override` (which 2.6 would refuse) in a
-// class of their own, where they override wherever the base declares them.
+// 2.14 decides on isBuilt(), which its hooks interface declares and 2.6's does
+// not: written without `override` (which 2.6 would refuse) in a class of their
+// own, they override wherever the base declares them.
 struct BuiltAndAvailable : at::XPUHooksInterface {
   bool isBuilt() const { return true; }
   bool isAvailable() const { return true; }
