@@ -3,6 +3,7 @@
 // LibTorch is built with it). Nothing here moves bytes itself.
 #include "todevice/distributed.h"
 
+#include "distributed_environment.h"
 #include "todevice/todevice.h"
 #include "torch_compat.h"
 
@@ -14,15 +15,17 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
-#include <cerrno>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
 namespace todevice {
 namespace distributed {
 namespace {
+
+using detail::default_timeout;
+using detail::first_line;
 
 // LibTorch 2.x's c10d logs every failed connection attempt to stderr (with a
 // backtrace) before it throws; the exception already says it all. c10d asks
@@ -52,32 +55,6 @@ struct State {
 State& state() {
   static State s;
   return s;
-}
-
-std::string first_line(const std::string& text) {
-  return text.substr(0, text.find('\n'));
-}
-
-/// The variable `name` as an integer, or `fallback` when it is not set.
-int integer_variable(const char* name, int fallback) {
-  const char* text = std::getenv(name);
-  if (text == nullptr)
-    return fallback;
-  char* end = nullptr;
-  errno = 0;
-  long value = std::strtol(text, &end, 10);
-  if (*text == '\0' || *end != '\0' || errno != 0 || value < INT32_MIN || value > INT32_MAX)
-    throw std::invalid_argument(std::string("todevice::distributed: ") + name + "='" + text +
-                                "' is not a number");
-  return static_cast<int>(value);
-}
-
-std::chrono::milliseconds default_timeout() {
-  int seconds = integer_variable("TODEVICE_DIST_TIMEOUT", 300);
-  if (seconds < 1)
-    throw std::invalid_argument("todevice::distributed: TODEVICE_DIST_TIMEOUT='" +
-                                std::to_string(seconds) + "' must be at least 1 (seconds)");
-  return std::chrono::seconds(seconds);
 }
 
 /// Runs a collective and waits for it; a failure (a peer that died, a timeout)
@@ -244,52 +221,6 @@ void average_gradients_of(const std::vector<at::Tensor>& parameters) {
 
 } // namespace
 
-Environment read_environment() {
-  Environment env;
-  const bool has_rank = std::getenv("RANK") != nullptr;
-  const bool has_world = std::getenv("WORLD_SIZE") != nullptr;
-  env.launched = has_rank || has_world;
-  if (!env.launched)
-    return env;
-  if (!has_rank || !has_world)
-    throw std::invalid_argument(std::string("todevice::distributed: ") +
-                                (has_rank ? "RANK is set but WORLD_SIZE is not"
-                                          : "WORLD_SIZE is set but RANK is not") +
-                                " (a launcher such as torchrun sets both)");
-  env.world_size = integer_variable("WORLD_SIZE", 1);
-  env.rank = integer_variable("RANK", 0);
-  env.local_rank = integer_variable("LOCAL_RANK", 0);
-  env.master_port = integer_variable("MASTER_PORT", 29500);
-  if (const char* addr = std::getenv("MASTER_ADDR"); addr != nullptr && *addr != '\0')
-    env.master_addr = addr;
-  if (env.world_size < 1)
-    throw std::invalid_argument("todevice::distributed: WORLD_SIZE=" +
-                                std::to_string(env.world_size) + " must be at least 1");
-  if (env.rank < 0 || env.rank >= env.world_size)
-    throw std::invalid_argument("todevice::distributed: RANK=" + std::to_string(env.rank) +
-                                " must be in [0, WORLD_SIZE=" + std::to_string(env.world_size) +
-                                ")");
-  if (env.local_rank < 0)
-    throw std::invalid_argument("todevice::distributed: LOCAL_RANK=" +
-                                std::to_string(env.local_rank) + " must not be negative");
-  if (env.master_port < 1 || env.master_port > 65535)
-    throw std::invalid_argument("todevice::distributed: MASTER_PORT=" +
-                                std::to_string(env.master_port) + " must be in [1, 65535]");
-  return env;
-}
-
-void init(const Options& options) {
-  // A process cannot train without its group: like a bad command-line
-  // argument, a bad variable or an unreachable master ends it with one line.
-  try {
-    join(options);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    std::fflush(stderr);
-    std::exit(1);
-  }
-}
-
 void join(const Options& options) {
   State& s = state();
   if (s.initialized)
@@ -332,7 +263,7 @@ void join(const Options& options) {
     s.gloo = c10::make_intrusive<c10d::ProcessGroupGloo>(s.store, s.env.rank, s.env.world_size,
                                                          gloo_options);
 #ifdef USE_C10D_NCCL
-    if (device().is_cuda()) {
+    if (device().is_cuda() && detail::one_gpu_per_process()) {
       auto nccl_options = c10d::ProcessGroupNCCL::Options::create();
       nccl_options->timeout = s.options.timeout;
       s.nccl = c10::make_intrusive<c10d::ProcessGroupNCCL>(
@@ -346,6 +277,9 @@ void join(const Options& options) {
                              first_line(e.what()));
   }
   s.initialized = true;
+  if (const char* audit = std::getenv("TODEVICE_AUDIT"); audit != nullptr && std::string(audit) == "1")
+    std::fprintf(stderr, "todevice: rank %d of %d joined: backend %s, device %s\n", s.env.rank,
+                 s.env.world_size, backend(), device().str().c_str());
 }
 
 bool is_initialized() { return state().initialized; }
@@ -354,12 +288,15 @@ int world_size() { return state().initialized ? state().env.world_size : 1; }
 int local_rank() { return state().initialized ? state().env.local_rank : 0; }
 bool is_main() { return rank() == 0; }
 
-torch::Device device() {
-  if (torch::cuda::is_available()) {
-    int local = integer_variable("LOCAL_RANK", 0);
-    return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(local));
-  }
-  return default_device();
+const char* backend() {
+  const State& s = state();
+  if (!s.initialized)
+    return "none";
+#ifdef USE_C10D_NCCL
+  if (s.nccl)
+    return "nccl";
+#endif
+  return "gloo";
 }
 
 void broadcast_parameters(torch::nn::Module& module) {

@@ -7,7 +7,10 @@
 #include "walk.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
+#include <string_view>
 #include <unordered_map>
 
 namespace todevice {
@@ -244,11 +247,26 @@ class Registry::Mover {
   std::vector<std::int64_t> group_src_;
 };
 
+namespace {
+
+/// TODEVICE_AUDIT=1: what audit() finds after each to(), on stderr, so that a
+/// harness (test/gpu/prove) checks a migrated program without editing it.
+void report_audit(const AuditReport& report, std::size_t registrations) {
+  std::fprintf(stderr, "todevice: audit after to(%s): %zu registrations, %zu tensors elsewhere\n",
+               report.expected.str().c_str(), registrations, report.findings.size());
+  if (!report.ok())
+    std::fprintf(stderr, "%s\n", report.str().c_str());
+}
+
+} // namespace
+
 MoveResult Registry::to(torch::Device device, bool non_blocking) {
   // Copies must not join autograd graphs; leaf status and requires_grad are restored.
   torch::NoGradGuard no_grad;
   MoveResult result = Mover(*this, device, non_blocking).run();
   device_ = device;
+  if (const char* env = std::getenv("TODEVICE_AUDIT"); env != nullptr && std::string_view(env) == "1")
+    report_audit(audit(device), size());
   return result;
 }
 

@@ -67,12 +67,13 @@ def check_train(args):
     shutil.rmtree(args.work, ignore_errors=True)
     processes = launch(args.program, args.world, args.work,
                        extra_env={"TODEVICE": args.todevice} if args.todevice else None)
-    outputs = []
+    outputs, errors = [], []
     for rank, p in enumerate(processes):
         out, err = p.communicate(timeout=args.timeout)
         if p.returncode != 0:
             fail("rank %d exited with %d:\n%s" % (rank, p.returncode, err))
         outputs.append(out)
+        errors.append(err)
     reference = subprocess.run([args.reference, str(args.world)], capture_output=True, text=True,
                                timeout=args.timeout, check=True).stdout
     expected = parameters(reference)
@@ -113,6 +114,10 @@ def check_train(args):
     if written != [0]:
         fail("the checkpoint was written by ranks %s, not by rank 0 alone" % written)
     print("only rank 0 wrote the checkpoint")
+    for rank, p in enumerate(processes):
+        for line in errors[rank].splitlines():
+            if line.startswith("todevice: rank"):
+                print(line)  # the process group it used (TODEVICE_AUDIT=1)
 
 
 def start_two_ranks_to_step_5(args, timeout):

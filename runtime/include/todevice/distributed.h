@@ -77,9 +77,17 @@ int local_rank(); ///< 0 for a single process
 /// True on rank 0 (and in a single process): the one that prints and saves.
 bool is_main();
 
-/// This process's device: `cuda:LOCAL_RANK` when CUDA is available, else
+/// This process's device: `cuda:LOCAL_RANK` when CUDA is available (modulo
+/// the number of GPUs: ranks beyond it share them), else
 /// todevice::default_device() (TODEVICE, else the CPU). Usable before init().
 torch::Device device();
+
+/// The process group this process's collectives use: "nccl" for CUDA tensors
+/// when LibTorch has NCCL and each process of the machine has a GPU of its own
+/// (NCCL refuses two ranks on one GPU), else "gloo" (tensors on another device
+/// than the CPU go through a host copy); "none" in a single process. A build
+/// against a LibTorch without c10d's Gloo headers runs single processes only.
+const char* backend();
 
 /// Copies rank 0's parameters and buffers to every rank, so all start from
 /// the same model (after it is built, and after a checkpoint is loaded).

@@ -156,6 +156,9 @@ class Registry {
 
   /// Moves everything registered to `device` (see the class comment).
   /// With `non_blocking`, CUDA copies from pinned memory are asynchronous.
+  /// With TODEVICE_AUDIT=1 in the environment, each call then prints
+  /// audit(device)'s count to stderr ("todevice: audit after to(cuda:0): 5
+  /// registrations, 0 tensors elsewhere"), and a line per finding.
   /// Throws std::invalid_argument before touching anything when a module would
   /// have to move between devices LibTorch's set_data refuses (e.g. cpu <-> meta)
   /// or an optimizer has state of an unsupported type.
