@@ -1,8 +1,10 @@
 #include "DataParallelRule.h"
 #include "../lib/Matchers.h"
+#include "compat/LlvmCompat.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Tooling/Core/Replacement.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -54,11 +56,19 @@ void DataParallelRule::check(const MatchFinder::MatchResult &Result) {
   }
   if (Helper.empty())
     Helper = Ctx.freshTopLevelName("data_parallel_forward", "data_parallel_forward_");
-  Ctx.replace(Call->getSourceRange(),
-              Helper + "(" + Model->getNameAsString() + ", " + Ctx.text(Input->getSourceRange()).str() + ")",
-              name());
+  // `model(x)` -> `helper(model, x)` as two edits around the input, which is
+  // left as written: a forward call nested in it (`decode(embed(x))`) gets
+  // its own edits inside, instead of one replacing the other's text.
+  const unsigned Begin = Ctx.offsetOf(compat::beginOf(*cast<CallExpr>(Call)));
+  const unsigned InputBegin = Ctx.offsetOf(Input->getBeginLoc());
+  const unsigned InputEnd = Ctx.offsetAfterToken(Input->getEndLoc());
+  const unsigned End = Ctx.offsetAfterToken(Call->getEndLoc());
+  Ctx.addReplacement(tooling::Replacement(Ctx.filePath(), Begin, InputBegin - Begin,
+                                          Helper + "(" + Model->getNameAsString() + ", "),
+                     name());
+  Ctx.addReplacement(tooling::Replacement(Ctx.filePath(), InputEnd, End - InputEnd, ")"), name());
   // The helper goes before the top-level declaration holding the first call.
-  if (std::optional<unsigned> Start = Ctx.topLevelDeclarationLineStart(Ctx.offsetOf(Call->getBeginLoc())))
+  if (std::optional<unsigned> Start = Ctx.topLevelDeclarationLineStart(Begin))
     HelperOffset = std::min(HelperOffset, *Start);
 }
 
