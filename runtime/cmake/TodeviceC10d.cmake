@@ -24,6 +24,9 @@ function(todevice_probe_c10d_group target group header type)
   endif()
   cmake_push_check_state(RESET)
   set(CMAKE_REQUIRED_QUIET ON)
+  # Compiled, not linked: a test project cannot link Debian's torch target,
+  # whose link interface names targets of LibTorch's own (torch_cpu_library).
+  set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
   set(CMAKE_REQUIRED_LIBRARIES torch)
   set(CMAKE_REQUIRED_DEFINITIONS -DUSE_C10D_${group} ${ARGN})
   check_cxx_source_compiles("
