@@ -32,9 +32,9 @@ function(todevice_probe_c10d_group target group header type)
   check_cxx_source_compiles("
     #include <torch/csrc/distributed/c10d/${header}>
     int main() { return sizeof(c10d::${type}::Options) > 0 ? 0 : 1; }"
-    TODEVICE_PROBE_C10D_${group})
+    TODEVICE_C10D_${group}_COMPILES)
   cmake_pop_check_state()
-  if(TODEVICE_PROBE_C10D_${group})
+  if(TODEVICE_C10D_${group}_COMPILES)
     target_compile_definitions(${target} PRIVATE USE_C10D_${group})
     set(TODEVICE_C10D_${group} ON PARENT_SCOPE)
   else()
