@@ -4,6 +4,7 @@
 #include "todevice/distributed.h"
 
 #include "distributed_environment.h"
+#include "environment.h"
 #include "todevice/todevice.h"
 #include "torch_compat.h"
 
@@ -277,7 +278,7 @@ void join(const Options& options) {
                              first_line(e.what()));
   }
   s.initialized = true;
-  if (const char* audit = std::getenv("TODEVICE_AUDIT"); audit != nullptr && std::string(audit) == "1")
+  if (todevice::detail::switched_on("TODEVICE_AUDIT"))
     std::fprintf(stderr, "todevice: rank %d of %d joined: backend %s, device %s\n", s.env.rank,
                  s.env.world_size, backend(), device().str().c_str());
 }

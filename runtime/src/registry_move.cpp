@@ -3,14 +3,13 @@
 // once (coalesced when asked), rebuild the tensors and publish them.
 #include "todevice/registry.h"
 
+#include "environment.h"
 #include "transfer.h"
 #include "walk.h"
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
-#include <string_view>
 #include <unordered_map>
 
 namespace todevice {
@@ -265,7 +264,7 @@ MoveResult Registry::to(torch::Device device, bool non_blocking) {
   torch::NoGradGuard no_grad;
   MoveResult result = Mover(*this, device, non_blocking).run();
   device_ = device;
-  if (const char* env = std::getenv("TODEVICE_AUDIT"); env != nullptr && std::string_view(env) == "1")
+  if (detail::switched_on("TODEVICE_AUDIT"))
     report_audit(audit(device), size());
   return result;
 }

@@ -7,6 +7,7 @@
 // backend is present the simulator refuses to register (see register_all).
 #include "todevice/sim.h"
 
+#include "environment.h"
 #include "sim_internal.h"
 #include "todevice/todevice.h"
 
@@ -59,8 +60,7 @@ struct SimGuardImpl final : public c10::impl::DeviceGuardImplInterface {
 std::array<std::atomic<std::uint64_t>, 4> counters; // h2d copies, bytes, d2h copies, bytes
 
 void report_at_exit() {
-  const char* env = std::getenv("TODEVICE_SIM_REPORT");
-  if (env != nullptr && std::string(env) == "1")
+  if (todevice::detail::switched_on("TODEVICE_SIM_REPORT"))
     std::fprintf(stderr, "%s\n", format_stats(stats()).c_str());
 }
 

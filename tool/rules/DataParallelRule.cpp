@@ -56,17 +56,15 @@ void DataParallelRule::check(const MatchFinder::MatchResult &Result) {
   }
   if (Helper.empty())
     Helper = Ctx.freshTopLevelName("data_parallel_forward", "data_parallel_forward_");
-  // `model(x)` -> `helper(model, x)` as two edits around the input, which is
-  // left as written: a forward call nested in it (`decode(embed(x))`) gets
-  // its own edits inside, instead of one replacing the other's text.
+  // `model(x)` -> `helper(model, x)` by replacing what precedes the input
+  // (`model(`, `model->forward(`): the input and the call's `)` stay as
+  // written, so a forward call nested in the input (`decode(embed(x))`) gets
+  // its own edit there instead of conflicting with one over the whole call.
   const unsigned Begin = Ctx.offsetOf(compat::beginOf(*cast<CallExpr>(Call)));
   const unsigned InputBegin = Ctx.offsetOf(Input->getBeginLoc());
-  const unsigned InputEnd = Ctx.offsetAfterToken(Input->getEndLoc());
-  const unsigned End = Ctx.offsetAfterToken(Call->getEndLoc());
   Ctx.addReplacement(tooling::Replacement(Ctx.filePath(), Begin, InputBegin - Begin,
                                           Helper + "(" + Model->getNameAsString() + ", "),
                      name());
-  Ctx.addReplacement(tooling::Replacement(Ctx.filePath(), InputEnd, End - InputEnd, ")"), name());
   // The helper goes before the top-level declaration holding the first call.
   if (std::optional<unsigned> Start = Ctx.topLevelDeclarationLineStart(Begin))
     HelperOffset = std::min(HelperOffset, *Start);
