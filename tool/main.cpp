@@ -93,6 +93,14 @@ static cl::opt<std::string>
                          "compile flags (default: $TO_DEVICE_MIGRATE_CACHE, else "
                          "~/.cache/to-device-migrate)"),
                 cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<bool>
+    NoCompileCheck("no-compile-check",
+                   cl::desc("Write the migrated code without parsing it once more first (by "
+                            "default a migration that would not compile is refused)"),
+                   cl::cat(Category));
+// For the compile check's own test: a way to make a migration not compile.
+static cl::opt<std::string> AppendForTesting("append-to-rewritten-files-for-testing", cl::Hidden,
+                                             cl::cat(Category));
 static cl::opt<std::string>
     HeaderFilter("header-filter",
                  cl::desc("Also migrate the headers the files include whose absolute path "
@@ -213,10 +221,15 @@ static int writeOutcomes(llvm::ArrayRef<FileOutcome> Outcomes, const driver::Out
   for (const FileOutcome &Outcome : Outcomes) {
     if (!Outcome.Result) {
       ++Failed;
-      Status = error(Outcome.Input + " does not compile (see the errors above); it was not changed" +
-                     (Outcome.IncludedBy.empty() ? ""
-                                                 : " (a header is parsed on its own, with the flags of " +
-                                                       Outcome.IncludedBy + ": it must include what it uses)"));
+      Status = error(Outcome.Input + " does not compile (see the errors above); it was not changed");
+      continue;
+    }
+    if (!Outcome.CompileErrors.empty()) {
+      ++Failed;
+      for (const std::string &Line : Outcome.CompileErrors)
+        llvm::errs() << Line << "\n";
+      Status = error(Outcome.Input + " was not changed: its migration would not compile (a bug in "
+                                     "to-device-migrate; please report it with the lines above)");
       continue;
     }
     const size_t Edits = Outcome.Result->edits().size();
@@ -291,6 +304,8 @@ int main(int Argc, const char **Argv) {
     Cache.emplace(PchCacheDir.empty() ? PchCache::defaultDirectory() : PchCacheDir);
   Run.Cache = Cache ? &*Cache : nullptr;
   Run.Jobs = Jobs;
+  Run.CheckRewritesCompile = !Output.Check && !NoCompileCheck;
+  Run.AppendForTesting = AppendForTesting;
   llvm::Regex Headers(HeaderFilter);
   if (std::string Why; !HeaderFilter.empty() && !Headers.isValid(Why))
     return error("--header-filter: '" + HeaderFilter + "' is not a valid regex: " + Why);

@@ -32,7 +32,7 @@ void insertDeviceDeclaration(MigrationContext &Ctx, llvm::StringRef Name,
   // it would dangle (AddressSanitizer: stack-use-after-scope).
   const auto [DeviceName, FirstUse] = *Ctx.insertedDeviceUse();
   unsigned Offset = declarationOffset(Ctx, FirstUse);
-  llvm::StringRef Code = Ctx.sources().getBufferData(Ctx.sources().getMainFileID());
+  llvm::StringRef Code = Ctx.sources().getBufferData(Ctx.file());
   bool AtLineStart = Offset == 0 || Code[Offset - 1] == '\n';
   const std::string Newline = "\n"; // insert() turns it into CRLF in a CRLF file
 
@@ -53,7 +53,7 @@ void insertDeviceDeclaration(MigrationContext &Ctx, llvm::StringRef Name,
 
 void insertRequiredIncludes(MigrationContext &Ctx, llvm::StringRef Name) {
   const SourceManager &SM = Ctx.sources();
-  llvm::StringRef Code = SM.getBufferData(SM.getMainFileID());
+  llvm::StringRef Code = SM.getBufferData(Ctx.file());
   clang::tooling::HeaderIncludes Includes(Ctx.filePath(), Code, clang::tooling::IncludeStyle());
   for (const std::string &Header : Ctx.requiredIncludes())
     if (auto Insertion = compat::insertAngledInclude(Includes, Header))

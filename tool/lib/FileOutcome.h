@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace to_device_migrate {
 
@@ -15,6 +16,9 @@ struct FileOutcome {
   std::optional<FileResult> Result; ///< empty when the file did not parse
   std::string Diagnostics;          ///< clang's messages for this file, kept together
   std::string IncludedBy;           ///< for a header (--header-filter): the input including it
+  /// Why the rewritten code would not compile (RewriteCheck.h), one line each:
+  /// when not empty, nothing is written for this file.
+  std::vector<std::string> CompileErrors;
 };
 
 } // namespace to_device_migrate

@@ -24,13 +24,19 @@ struct RunOptions {
   unsigned Jobs = 0;                       ///< files parsed at once; 0: one per core
   /// --header-filter: the user headers (absolute paths) to migrate too; none when null.
   const llvm::Regex *HeaderFilter = nullptr;
+  /// Parse each translation unit once more with its rewritten files before
+  /// anything is written (RewriteCheck.h); off for --check, which writes nothing.
+  bool CheckRewritesCompile = true;
+  /// Appended to every file that has edits (the compile check's test).
+  std::string AppendForTesting;
 };
 
-/// Migrates `Files`, then the headers they include that RunOptions::HeaderFilter
-/// selects (see HeaderFiles.h), and returns the outcomes: `Files` in their
-/// order, then the headers. `Finished(outcome, done, total)` is called as each
-/// file completes, one call at a time (for progress lines); `total` grows when
-/// the headers are known.
+/// Migrates `Files`, and the headers they include that RunOptions::HeaderFilter
+/// selects, each from the parse of the first of `Files` that includes it (see
+/// HeaderFiles.h), and returns the outcomes: `Files` in their order, then the
+/// headers in the order they were first included. `Finished(outcome, done,
+/// total)` is called as each file completes, one call at a time (for progress
+/// lines); `total` grows when the headers are known.
 std::vector<FileOutcome>
 migrateFiles(const clang::tooling::CompilationDatabase &Database,
              const std::vector<std::string> &Files, const RunOptions &Options,

@@ -52,9 +52,6 @@ struct FileResult {
   std::string Original;
   /// In the order recorded.
   std::vector<Finding> Findings;
-  /// Every file the translation unit #included that is not a system header
-  /// (at any depth, as clang resolved it): the candidates for --header-filter.
-  std::vector<std::string> UserIncludes;
 
   /// True if some finding already has an edit making the same change.
   bool hasEdit(const Edit &E) const;

@@ -31,14 +31,15 @@ bool torchSpellsAten(ASTContext &Context) {
 
 } // namespace
 
-void MigrationContext::startTranslationUnit(ASTContext &Context, std::vector<IncludeLine> Lines) {
+void MigrationContext::startTranslationUnit(ASTContext &Context, FileID Target,
+                                            std::vector<IncludeLine> Lines) {
   Ast = &Context;
+  File = Target;
   Includes = std::move(Lines);
   const SourceManager &SM = sources();
-  FileID Main = SM.getMainFileID();
   Result = FileResult();
-  Result.Path = compat::fileName(SM, Main);
-  Result.Original = SM.getBufferData(Main).str();
+  Result.Path = compat::fileName(SM, File);
+  Result.Original = SM.getBufferData(File).str();
   Registrations.clear();
   RequiredIncludes.clear();
   Scope.reset();
@@ -55,6 +56,14 @@ FileResult MigrationContext::finishTranslationUnit() {
   return Done;
 }
 
+bool MigrationContext::isWrittenInFile(SourceLocation Loc) const {
+  return Loc.isValid() && sources().getFileID(sources().getSpellingLoc(Loc)) == File;
+}
+
+bool MigrationContext::isExpansionInFile(SourceLocation Loc) const {
+  return Loc.isValid() && sources().getFileID(sources().getExpansionLoc(Loc)) == File;
+}
+
 unsigned MigrationContext::offsetOf(SourceLocation Loc) const {
   return sources().getFileOffset(sources().getSpellingLoc(Loc));
 }
@@ -69,7 +78,7 @@ std::optional<unsigned> MigrationContext::topLevelDeclarationLineStart(unsigned 
   const SourceManager &SM = sources();
   for (const Decl *D : Ast->getTraversalScope()) {
     SourceLocation Begin = SM.getExpansionLoc(D->getBeginLoc());
-    if (SM.isWrittenInMainFile(Begin) && SM.getFileOffset(Begin) <= Offset &&
+    if (isWrittenInFile(Begin) && SM.getFileOffset(Begin) <= Offset &&
         Offset <= SM.getFileOffset(SM.getExpansionLoc(D->getEndLoc())))
       return SM.getFileOffset(Begin) - SM.getSpellingColumnNumber(Begin) + 1;
   }
@@ -193,7 +202,7 @@ bool MigrationContext::registerInstead(const Expr &Initializer) {
 bool MigrationContext::isMigratedInThisRun(SourceLocation Loc) const {
   const SourceManager &SM = sources();
   Loc = SM.getExpansionLoc(Loc);
-  if (SM.isInMainFile(Loc))
+  if (SM.isInMainFile(Loc) || SM.getFileID(Loc) == File)
     return true;
   if (!Options.IsMigratedHeader)
     return false;
@@ -203,7 +212,7 @@ bool MigrationContext::isMigratedInThisRun(SourceLocation Loc) const {
 
 const PerSampleCode &MigrationContext::perSample() {
   if (!PerSample)
-    PerSample.emplace(*Ast);
+    PerSample.emplace(*Ast, File);
   return *PerSample;
 }
 

@@ -58,7 +58,12 @@ class MigrationContext {
 public:
   explicit MigrationContext(MigrationOptions Options) : Options(std::move(Options)) {}
 
-  void startTranslationUnit(clang::ASTContext &Ast, std::vector<IncludeLine> Includes);
+  /// Starts migrating `File` of the parsed translation unit: its main file, or
+  /// a header it includes (--header-filter), whose fixes come from the parse
+  /// of a file including it as clang-tidy's do, so the header need not be
+  /// self-contained. `Includes` are `File`'s own #include lines.
+  void startTranslationUnit(clang::ASTContext &Ast, clang::FileID File,
+                            std::vector<IncludeLine> Includes);
   FileResult finishTranslationUnit();
 
   clang::ASTContext &ast() const { return *Ast; }
@@ -66,9 +71,15 @@ public:
   const MigrationOptions &options() const { return Options; }
   const std::vector<IncludeLine> &includes() const { return Includes; }
   const std::string &filePath() const { return Result.Path; }
+  /// The file this context migrates (see startTranslationUnit()).
+  clang::FileID file() const { return File; }
+  /// True if `Loc` is spelled in file() (not in a macro's body elsewhere).
+  bool isWrittenInFile(clang::SourceLocation Loc) const;
+  /// True if the expansion of `Loc` is in file().
+  bool isExpansionInFile(clang::SourceLocation Loc) const;
 
-  // --- Edits: positions must be in the main file and outside macros. ---
-  /// True if both ends of `Range` are spelled in the main file, not by a macro.
+  // --- Edits: positions must be in file() and outside macros. ---
+  /// True if both ends of `Range` are spelled in file(), not by a macro.
   bool isRewritable(clang::SourceRange Range) const;
   /// isRewritable(), and when the site comes from a macro used in the main file,
   /// also a warning that it is left for a hand edit (macro bodies are never changed).
@@ -185,6 +196,7 @@ private:
 
   MigrationOptions Options;
   clang::ASTContext *Ast = nullptr;
+  clang::FileID File;
   std::vector<IncludeLine> Includes;
   FileResult Result;
   std::string TorchNamespace = "torch";

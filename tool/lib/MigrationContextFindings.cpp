@@ -15,7 +15,7 @@ bool MigrationContext::isRewritable(SourceRange Range) const {
   const SourceManager &SM = sources();
   if (Range.isInvalid() || Range.getBegin().isMacroID() || Range.getEnd().isMacroID())
     return false;
-  return SM.isWrittenInMainFile(Range.getBegin()) && SM.isWrittenInMainFile(Range.getEnd());
+  return isWrittenInFile(Range.getBegin()) && isWrittenInFile(Range.getEnd());
 }
 
 bool MigrationContext::rewritableOrReported(SourceRange Range, StringRef Rule) {
@@ -26,7 +26,7 @@ bool MigrationContext::rewritableOrReported(SourceRange Range, StringRef Rule) {
   // would change every use, so the site is reported for a hand edit instead.
   // (report() leaves out a line marked keep-cpu.)
   if (Range.isValid() && Range.getBegin().isMacroID() &&
-      SM.isWrittenInMainFile(SM.getExpansionLoc(Range.getBegin())))
+      isWrittenInFile(SM.getExpansionLoc(Range.getBegin())))
     report(SM.getExpansionLoc(Range.getBegin()), Finding::Level::Warning,
            "this site comes from a macro expansion and is not rewritten (changing the macro "
            "would change every use); place it on the device by hand",
@@ -83,7 +83,7 @@ void MigrationContext::addReplacement(const tooling::Replacement &R, StringRef R
 bool MigrationContext::isKeptOnCpu(SourceLocation Loc) const {
   const SourceManager &SM = sources();
   Loc = SM.getExpansionLoc(Loc);
-  if (!SM.isWrittenInMainFile(Loc))
+  if (!isWrittenInFile(Loc))
     return false;
   return isKeptOnCpuAt(SM.getFileOffset(Loc));
 }

@@ -1,5 +1,6 @@
 #include "Migrator.h"
 #include "FinishingSteps.h"
+#include "HeaderFiles.h"
 #include "Rule.h"
 #include "compat/LlvmCompat.h"
 
@@ -8,51 +9,90 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace clang;
 
 namespace to_device_migrate {
 namespace {
 
-/// Records where the main file's #include lines end (the device declaration
-/// goes after them), and every user (non-system) file included at any depth.
+/// Which files of the translation unit are migrated: the main file, and the
+/// first inclusion of each header MigrationOptions::IsMigratedHeader selects
+/// (a header without include guards may be entered twice; it is one file).
+class MigratedFiles {
+public:
+  MigratedFiles(const SourceManager &SM, const MigrationOptions &Options)
+      : SM(SM), Options(Options) {}
+
+  /// True if `File` is migrated; a selected header's first FileID joins the
+  /// list on its first question.
+  bool contains(FileID File) {
+    if (File.isInvalid())
+      return false;
+    if (File == SM.getMainFileID())
+      return true;
+    auto [Known, New] = Answers.try_emplace(File, false);
+    if (!New || !Options.IsMigratedHeader)
+      return Known->second;
+    std::string Path = compat::filePath(SM, File);
+    if (Path.empty() || !Options.IsMigratedHeader(Path) || !Paths.insert(Path).second)
+      return false;
+    Known->second = true;
+    Headers.push_back(File);
+    return true;
+  }
+  /// The selected headers, in the order they were first seen.
+  const std::vector<FileID> &headers() const { return Headers; }
+
+private:
+  const SourceManager &SM;
+  const MigrationOptions &Options;
+  llvm::DenseMap<FileID, bool> Answers;
+  llvm::StringSet<> Paths;
+  std::vector<FileID> Headers;
+};
+
+/// Records the #include lines of every migrated file (the device declaration
+/// goes after them).
 class IncludeRecorder : public compat::IncludeCallbacks {
 public:
-  IncludeRecorder(const SourceManager &SM, std::vector<IncludeLine> &Lines,
-                  std::vector<std::string> &UserFiles)
-      : SM(SM), Lines(Lines), UserFiles(UserFiles) {}
+  IncludeRecorder(const SourceManager &SM, MigratedFiles &Files,
+                  llvm::DenseMap<FileID, Migrator::FileParts> &Parts)
+      : SM(SM), Files(Files), Parts(Parts) {}
 
-  void included(SourceLocation HashLoc, CharSourceRange FilenameRange, StringRef Path,
-                SrcMgr::CharacteristicKind Kind) override {
-    if (!Path.empty() && Kind == SrcMgr::C_User && !llvm::is_contained(UserFiles, Path))
-      UserFiles.push_back(Path.str());
-    if (!SM.isWrittenInMainFile(HashLoc))
+  void included(SourceLocation HashLoc, CharSourceRange FilenameRange, StringRef,
+                SrcMgr::CharacteristicKind) override {
+    FileID Includer = SM.getFileID(HashLoc);
+    if (HashLoc.isMacroID() || !Files.contains(Includer))
       return;
-    StringRef Code = SM.getBufferData(SM.getMainFileID());
+    StringRef Code = SM.getBufferData(Includer);
     unsigned End = SM.getFileOffset(FilenameRange.getEnd());
     size_t Newline = Code.find('\n', End);
-    Lines.push_back({SM.getFileOffset(HashLoc),
-                     static_cast<unsigned>(Newline == StringRef::npos ? Code.size() : Newline + 1)});
+    Parts[Includer].Includes.push_back(
+        {SM.getFileOffset(HashLoc),
+         static_cast<unsigned>(Newline == StringRef::npos ? Code.size() : Newline + 1)});
   }
 
 private:
   const SourceManager &SM;
-  std::vector<IncludeLine> &Lines;
-  std::vector<std::string> &UserFiles;
+  MigratedFiles &Files;
+  llvm::DenseMap<FileID, Migrator::FileParts> &Parts;
 };
 
 class MigrateConsumer : public ASTConsumer {
 public:
-  MigrateConsumer(Migrator &Owner, CompilerInstance &CI) : Owner(Owner), CI(CI) {
+  MigrateConsumer(Migrator &Owner, CompilerInstance &CI, const MigrationOptions &Options)
+      : Owner(Owner), CI(CI), Files(CI.getSourceManager(), Options) {
     CI.getPreprocessor().addPPCallbacks(
-        std::make_unique<IncludeRecorder>(CI.getSourceManager(), Includes, UserIncludes));
+        std::make_unique<IncludeRecorder>(CI.getSourceManager(), Files, Parts));
   }
 
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
     const SourceManager &SM = CI.getSourceManager();
     for (Decl *D : Group)
-      if (SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
-        MainFileDecls.push_back(D);
+      if (FileID File = SM.getFileID(SM.getExpansionLoc(D->getLocation())); Files.contains(File))
+        Parts[File].TopLevelDecls.push_back(D);
     return true;
   }
 
@@ -63,53 +103,72 @@ public:
       Owner.fail(Main.empty() ? "<input>" : Main);
       return;
     }
-    Owner.migrate(Ast, std::move(MainFileDecls), std::move(Includes), std::move(UserIncludes));
+    std::vector<std::pair<FileID, Migrator::FileParts>> Headers;
+    for (FileID Header : Files.headers())
+      Headers.emplace_back(Header, std::move(Parts[Header]));
+    Owner.migrate(Ast, std::move(Parts[SM.getMainFileID()]), std::move(Headers));
   }
 
 private:
   Migrator &Owner;
   CompilerInstance &CI;
-  std::vector<Decl *> MainFileDecls;
-  std::vector<IncludeLine> Includes;
-  std::vector<std::string> UserIncludes;
+  MigratedFiles Files;
+  llvm::DenseMap<FileID, Migrator::FileParts> Parts;
 };
 
 class MigrateAction : public ASTFrontendAction {
 public:
-  explicit MigrateAction(Migrator &Owner) : Owner(Owner) {}
+  MigrateAction(Migrator &Owner, const MigrationOptions &Options) : Owner(Owner), Options(Options) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
-    return std::make_unique<MigrateConsumer>(Owner, CI);
+    return std::make_unique<MigrateConsumer>(Owner, CI, Options);
   }
 
 private:
   Migrator &Owner;
+  const MigrationOptions &Options;
 };
 
 class MigrateActionFactory : public tooling::FrontendActionFactory {
 public:
-  explicit MigrateActionFactory(Migrator &Owner) : Owner(Owner) {}
+  MigrateActionFactory(Migrator &Owner, const MigrationOptions &Options)
+      : Owner(Owner), Options(Options) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<MigrateAction>(Owner);
+    return std::make_unique<MigrateAction>(Owner, Options);
   }
 
 private:
   Migrator &Owner;
+  const MigrationOptions &Options;
 };
 
 } // namespace
 
 std::unique_ptr<tooling::FrontendActionFactory> Migrator::newActionFactory() {
-  return std::make_unique<MigrateActionFactory>(*this);
+  return std::make_unique<MigrateActionFactory>(*this, Options);
 }
 
-void Migrator::migrate(ASTContext &Ast, std::vector<Decl *> MainFileDecls,
-                       std::vector<IncludeLine> Includes, std::vector<std::string> UserIncludes) {
-  // Only the main file's declarations are traversed: matching inside
-  // <torch/torch.h> would cost more than parsing it, and is never rewritten.
-  Ast.setTraversalScope(MainFileDecls);
+void Migrator::migrate(ASTContext &Ast, FileParts Main,
+                       std::vector<std::pair<FileID, FileParts>> Headers) {
+  std::vector<FileResult> Done;
+  Done.push_back(migrateFile(Ast, Ast.getSourceManager().getMainFileID(), std::move(Main), Options));
+  for (auto &[Header, Parts] : Headers) {
+    MigrationOptions ForHeader = Options;
+    ForHeader.HeaderPrefix = headerPrefix(compat::filePath(Ast.getSourceManager(), Header));
+    Done.push_back(migrateFile(Ast, Header, std::move(Parts), std::move(ForHeader)));
+  }
+  std::lock_guard<std::mutex> Guard(Lock);
+  for (FileResult &Result : Done)
+    Results.push_back(std::move(Result));
+}
 
-  MigrationContext Ctx(Options);
-  Ctx.startTranslationUnit(Ast, std::move(Includes));
+FileResult Migrator::migrateFile(ASTContext &Ast, FileID File, FileParts Parts,
+                                 MigrationOptions FileOptions) {
+  // Only the file's own declarations are traversed: matching inside
+  // <torch/torch.h> would cost more than parsing it, and is never rewritten.
+  Ast.setTraversalScope(Parts.TopLevelDecls);
+
+  MigrationContext Ctx(std::move(FileOptions));
+  Ctx.startTranslationUnit(Ast, File, std::move(Parts.Includes));
   std::vector<std::unique_ptr<Rule>> Rules;
   ast_matchers::MatchFinder Finder;
   for (const RuleInfo &Info : registeredRules()) {
@@ -123,10 +182,7 @@ void Migrator::migrate(ASTContext &Ast, std::vector<Decl *> MainFileDecls,
     R->finishFile();
   for (const FinishingStep &Step : finishingSteps())
     Step.Run(Ctx, Step.Name);
-
-  std::lock_guard<std::mutex> Guard(Lock);
-  Results.push_back(Ctx.finishTranslationUnit());
-  Results.back().UserIncludes = std::move(UserIncludes);
+  return Ctx.finishTranslationUnit();
 }
 
 void Migrator::fail(std::string Path) {

@@ -1,5 +1,8 @@
 // Runs the enabled rules over every file a ClangTool parses and keeps what
-// each file produced. Knows nothing about output: the driver writes results.
+// each file produced: the main file, then each header it includes that
+// --header-filter selects (MigrationOptions::IsMigratedHeader), migrated from
+// this same parse as clang-tidy fixes headers. Knows nothing about output:
+// the driver writes results.
 #pragma once
 
 #include "MigrationContext.h"
@@ -23,17 +26,27 @@ public:
   /// An action factory for ClangTool::run().
   std::unique_ptr<clang::tooling::FrontendActionFactory> newActionFactory();
 
-  /// Results of files that parsed, in the order they finished.
+  /// Results of files that parsed, in the order they finished: each main file
+  /// followed by the headers migrated from its parse.
   const std::vector<FileResult> &results() const { return Results; }
   /// Files that did not parse (clang has printed why).
   const std::vector<std::string> &failures() const { return Failures; }
 
-  // Called by the AST consumer.
-  void migrate(clang::ASTContext &Ast, std::vector<clang::Decl *> MainFileDecls,
-               std::vector<IncludeLine> Includes, std::vector<std::string> UserIncludes);
+  /// What the AST consumer saw of one file of the translation unit.
+  struct FileParts {
+    std::vector<clang::Decl *> TopLevelDecls;
+    std::vector<IncludeLine> Includes;
+  };
+  // Called by the AST consumer. `Headers` are the selected headers' parts, in
+  // the order they were first included.
+  void migrate(clang::ASTContext &Ast, FileParts Main,
+               std::vector<std::pair<clang::FileID, FileParts>> Headers);
   void fail(std::string Path);
 
 private:
+  FileResult migrateFile(clang::ASTContext &Ast, clang::FileID File, FileParts Parts,
+                         MigrationOptions Options);
+
   MigrationOptions Options;
   std::vector<std::string> RuleNames;
   std::mutex Lock;

@@ -1,5 +1,6 @@
 #include "ModulePlacement.h"
 #include "Matchers.h"
+#include "ModuleMoves.h"
 #include "PerSampleCode.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -10,85 +11,6 @@ using namespace clang::ast_matchers;
 
 namespace to_device_migrate {
 namespace {
-
-/// A module reached from a variable: the variable itself (`net`), or a member
-/// of a plain struct it holds (`h.proj`, `h.inner.net`).
-struct ModuleAccess {
-  const VarDecl *Var = nullptr;
-  llvm::SmallVector<const FieldDecl *, 2> Fields;
-  bool operator==(const ModuleAccess &Other) const {
-    return Var == Other.Var && Fields == Other.Fields;
-  }
-  std::string spelling() const {
-    std::string Text = Var->getName().str();
-    for (const FieldDecl *Field : Fields)
-      Text += "." + Field->getName().str();
-    return Text;
-  }
-};
-
-/// `net` in `net->f(...)`, `net.f(...)`, `(*net).f(...)`, `h.proj->f(...)`:
-/// the module a call is made on.
-ModuleAccess calledOn(const Expr *Object) {
-  if (!Object)
-    return {};
-  Object = Object->IgnoreParenImpCasts();
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Object);
-      Op && (Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Star) && Op->getNumArgs())
-    Object = Op->getArg(0)->IgnoreParenImpCasts();
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Object)) // holder.get()/ptr()
-    Object = Member->getImplicitObjectArgument()->IgnoreParenImpCasts();
-  ModuleAccess Access;
-  while (const auto *Member = dyn_cast<MemberExpr>(Object)) {
-    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
-    if (!Field || Member->isArrow())
-      return {};
-    Access.Fields.insert(Access.Fields.begin(), Field);
-    Object = Member->getBase()->IgnoreParenImpCasts();
-  }
-  const auto *Ref = dyn_cast<DeclRefExpr>(Object);
-  Access.Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  return Access.Var ? Access : ModuleAccess();
-}
-
-bool mentionsCPU(const Stmt *S) {
-  if (!S)
-    return false;
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
-    if (Ref->getDecl()->getName() == "kCPU")
-      return true;
-  for (const Stmt *Child : S->children())
-    if (mentionsCPU(Child))
-      return true;
-  return false;
-}
-
-/// Finds `var->to(<not the CPU>)` (or `h.member->to(...)`) anywhere below the
-/// traversal root.
-class MoveFinder : public RecursiveASTVisitor<MoveFinder> {
-public:
-  explicit MoveFinder(const ModuleAccess &Module) : Module(Module) {}
-  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
-    const CXXMethodDecl *Method = Call->getMethodDecl();
-    if (Method && Method->getIdentifier() && Method->getName() == "to" &&
-        calledOn(Call->getImplicitObjectArgument()) == Module &&
-        !(Call->getNumArgs() && mentionsCPU(Call->getArg(0))))
-      Found = true;
-    return !Found;
-  }
-  bool Found = false;
-
-private:
-  const ModuleAccess &Module;
-};
-
-bool isMovedWithin(const ModuleAccess &Module, llvm::ArrayRef<Decl *> Roots) {
-  MoveFinder Finder(Module);
-  for (Decl *Root : Roots)
-    if (!Finder.TraverseDecl(Root) || Finder.Found)
-      return true;
-  return Finder.Found;
-}
 
 /// An empty holder (`Linear fc{nullptr}`), a null shared_ptr, or another
 /// variable's module (`auto alias = net;`): nothing new to move.
@@ -134,33 +56,6 @@ bool reachedAsConst(const VarDecl &Var, const ModuleType &Type) {
   return Pointer && Pointer->getTemplateArgs().size() > 0 &&
          Pointer->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
          Pointer->getTemplateArgs()[0].getAsType().isConstQualified();
-}
-
-/// A module to move and how it is held.
-struct ModuleToMove {
-  ModuleAccess Access;
-  ModuleHandle Handle;
-  bool IsLoss = false;
-};
-
-/// `net->to(device);` for each module; with --distributed, models (not
-/// losses) then get rank 0's parameters: `todevice::distributed::broadcast_parameters(*net);`.
-std::string moveStatements(MigrationContext &Ctx, llvm::ArrayRef<ModuleToMove> Modules,
-                           llvm::StringRef Device, llvm::StringRef Indent) {
-  std::string Text;
-  for (const ModuleToMove &Module : Modules) {
-    const bool Object = Module.Handle == ModuleHandle::Object;
-    Text += ("\n" + Indent + Module.Access.spelling() + (Object ? "." : "->") + "to(" + Device +
-             ");")
-                .str();
-    if (Ctx.options().Distributed && !Module.IsLoss) {
-      Ctx.requireInclude("todevice/distributed.h");
-      Text += ("\n" + Indent + "todevice::distributed::broadcast_parameters(" +
-               (Object ? "" : "*") + Module.Access.spelling() + ");")
-                  .str();
-    }
-  }
-  return Text;
 }
 
 /// `Net net; ... int main() {` — a global is moved at the start of main().
@@ -227,57 +122,6 @@ void placeAfterDeclaration(MigrationContext &Ctx, const VarDecl &Var,
              Rule);
 }
 
-/// A plain (non-module) struct's own records, not a library's.
-bool isUserRecord(const CXXRecordDecl *Record) {
-  return Record && Record->hasDefinition() && !Record->isLambda() && !isLibraryDecl(Record) &&
-         !isPerSampleClass(Record) && !isOrDerivesFrom(Record, "torch::nn::Module");
-}
-
-/// An empty handle (`Linear proj{nullptr}`, a shared_ptr set later): it can only
-/// be moved once something assigns it, which the tool does not follow.
-bool mayStartEmpty(const FieldDecl &Field, ModuleHandle Handle) {
-  const Expr *Init = Field.getInClassInitializer();
-  if (Handle == ModuleHandle::SharedPtr && !Init)
-    return true;
-  if (!Init || Handle == ModuleHandle::Object)
-    return false;
-  const Expr *Inner = ignoreConversions(Init);
-  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Inner);
-      Construct && Construct->getNumArgs() == 1)
-    Inner = ignoreConversions(Construct->getArg(0));
-  return Inner->getType()->isNullPtrType();
-}
-
-/// The module members of a plain struct (and of plain structs it holds by value).
-void collectModuleMembers(MigrationContext &Ctx, const CXXRecordDecl &Record, ModuleAccess Path,
-                          const ModuleVariableRule &Rule, std::vector<ModuleToMove> &Out,
-                          int Depth = 0) {
-  if (Depth > 3)
-    return;
-  for (const FieldDecl *Field : Record.fields()) {
-    ModuleAccess Access = Path;
-    Access.Fields.push_back(Field);
-    ModuleType Type = classifyModuleType(Field->getType());
-    if (Type.Handle == ModuleHandle::None) {
-      if (const CXXRecordDecl *Inner = Field->getType()->getAsCXXRecordDecl();
-          Inner && isUserRecord(Inner) && !Field->getType()->isReferenceType())
-        collectModuleMembers(Ctx, *Inner, Access, Rule, Out, Depth + 1);
-      continue;
-    }
-    if (!Type.Class || !Rule.handles(*Type.Class) || Field->getType().isConstQualified())
-      continue;
-    if (mayStartEmpty(*Field, Type.Handle)) {
-      Ctx.report(Field->getLocation(), Finding::Level::Warning,
-                 "module member '" + Field->getName().str() +
-                     "' may be empty when its object is created, and is not moved there; move "
-                     "it with ->to(device) where it is assigned",
-                 Rule.name());
-      continue;
-    }
-    Out.push_back({Access, Type.Handle, isLossModule(Type.Class)});
-  }
-}
-
 } // namespace
 
 void placeModuleMembers(MigrationContext &Ctx, const VarDecl &Var, const ModuleVariableRule &Rule) {
@@ -286,7 +130,9 @@ void placeModuleMembers(MigrationContext &Ctx, const VarDecl &Var, const ModuleV
       !isUserRecord(Record) || isInsideModuleMember(&Var) || Ctx.isPerSampleCode(Var))
     return;
   std::vector<ModuleToMove> Modules;
-  collectModuleMembers(Ctx, *Record, ModuleAccess{&Var, {}}, Rule, Modules);
+  ModuleAccess Holder;
+  Holder.Var = &Var;
+  collectModuleMembers(Ctx, *Record, Holder, Rule, Modules);
   if (Modules.empty() || !Ctx.mayRewrite(Var.getSourceRange(), Rule.name()))
     return;
   if (Var.getType().isConstQualified()) {
@@ -313,9 +159,9 @@ void placeModuleVariable(MigrationContext &Ctx, const VarDecl &Var, const Module
     return;
   }
 
-  placeAfterDeclaration(Ctx, Var,
-                        {ModuleToMove{ModuleAccess{&Var, {}}, Type.Handle, isLossModule(Type.Class)}},
-                        Rule);
+  ModuleAccess Module;
+  Module.Var = &Var;
+  placeAfterDeclaration(Ctx, Var, {ModuleToMove{Module, Type.Handle, isLossModule(Type.Class)}}, Rule);
 }
 
 void ModuleVariableRule::registerMatchers(MatchFinder &Finder) {
@@ -323,17 +169,26 @@ void ModuleVariableRule::registerMatchers(MatchFinder &Finder) {
   // rewritten once, not once per instantiation.
   Finder.addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
-               varDecl(isExpansionInMainFile(), holdsModule()).bind("var")),
+               varDecl(isExpansionInFile(Ctx.file()), holdsModule()).bind("var")),
       this);
   // A plain struct holding modules (`struct Holder { nn::Linear proj{2, 2}; }`).
   Finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
-                             varDecl(isExpansionInMainFile(), unless(holdsModule()),
+                             varDecl(isExpansionInFile(Ctx.file()), unless(holdsModule()),
                                      hasType(cxxRecordDecl(hasDefinition())))
                                  .bind("holder")),
+                    this);
+  // A plain class's constructor that builds module members (ConstructorPlacement.cpp).
+  Finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
+                             cxxConstructorDecl(isExpansionInFile(Ctx.file()), isDefinition())
+                                 .bind("constructor")),
                     this);
 }
 
 void ModuleVariableRule::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *Constructor = Result.Nodes.getNodeAs<CXXConstructorDecl>("constructor")) {
+    placeMembersInConstructor(Ctx, *Constructor, *this);
+    return;
+  }
   if (const auto *Holder = Result.Nodes.getNodeAs<VarDecl>("holder")) {
     placeModuleMembers(Ctx, *Holder, *this);
     return;

@@ -18,9 +18,15 @@ void placeModuleVariable(MigrationContext &Ctx, const clang::VarDecl &Var, const
 class ModuleVariableRule;
 
 /// Moves the module members of a plain (non-module) struct variable right
-/// after it exists: `Holder h;` -> `Holder h; h.proj->to(device);`.
+/// after it exists: `Holder h;` -> `Holder h; h.proj->to(device);` — those
+/// its class's constructors do not build (see placeMembersInConstructor).
 void placeModuleMembers(MigrationContext &Ctx, const clang::VarDecl &Var,
                         const ModuleVariableRule &Rule);
+
+/// Moves the module members a plain class's constructor builds at the end of
+/// that constructor (ConstructorPlacement.cpp).
+void placeMembersInConstructor(MigrationContext &Ctx, const clang::CXXConstructorDecl &Ctor,
+                               const ModuleVariableRule &Rule);
 
 /// Base of model-placement and loss-placement: matches module variables of the
 /// main file and places those whose module class the subclass handles().

@@ -91,7 +91,7 @@ bool isPerSampleClass(const CXXRecordDecl *Class) {
          isOrDerivesFrom(Class, "torch::data::transforms::BatchTransform");
 }
 
-PerSampleCode::PerSampleCode(ASTContext &Ctx) : Ctx(Ctx) {
+PerSampleCode::PerSampleCode(ASTContext &Ctx, FileID File) : Ctx(Ctx) {
   UseCollector Uses(Ctx);
   for (Decl *D : Ctx.getTraversalScope())
     Uses.TraverseDecl(D);
@@ -102,7 +102,7 @@ PerSampleCode::PerSampleCode(ASTContext &Ctx) : Ctx(Ctx) {
     for (const auto &[Callee, Users] : Uses.Users) {
       const FunctionDecl *Definition = Callee->getDefinition();
       if (OnlyCalledPerSample.count(Callee) || isMemberOfPerSampleClass(Callee) || !Definition ||
-          Callee->isMain() || !SM.isInMainFile(SM.getExpansionLoc(Definition->getLocation())))
+          Callee->isMain() || SM.getFileID(SM.getExpansionLoc(Definition->getLocation())) != File)
         continue;
       if (llvm::all_of(Users, [&](const EnclosingCode &User) { return isPerSample(User); })) {
         OnlyCalledPerSample.insert(Callee);

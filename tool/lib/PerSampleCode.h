@@ -20,13 +20,14 @@ bool isPerSampleClass(const clang::CXXRecordDecl *Class);
 
 class PerSampleCode {
 public:
-  /// Collects, in one traversal of the main file, the functions called only
-  /// from per-sample code (to a fixed point: a helper of a helper of get()).
-  explicit PerSampleCode(clang::ASTContext &Ctx);
+  /// Collects, in one traversal of `File` (the file being migrated), the
+  /// functions it defines that are called only from per-sample code (to a
+  /// fixed point: a helper of a helper of get()).
+  PerSampleCode(clang::ASTContext &Ctx, clang::FileID File);
 
   /// True if `Site` sits in per-sample code: inside a member (or a member
   /// initialiser, or a lambda in a member) of a per-sample class, or inside a
-  /// function of the main file called only from per-sample code.
+  /// function of that file called only from per-sample code.
   bool contains(const clang::DynTypedNode &Site) const;
   /// True if a call to `F` yields a value built by per-sample code (a method of
   /// a dataset, or a function only per-sample code calls).

@@ -1,4 +1,5 @@
 #include "CheckpointLoadRule.h"
+#include "../lib/Matchers.h"
 #include "../lib/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -66,7 +67,7 @@ const Stmt *statementAfter(const CompoundStmt &Block, const CallExpr &Load) {
 void CheckpointLoadRule::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
-               callExpr(isExpansionInMainFile(), callee(functionDecl(hasName("::torch::load"))),
+               callExpr(isExpansionInFile(Ctx.file()), callee(functionDecl(hasName("::torch::load"))),
                         hasArgument(0, declRefExpr(to(varDecl().bind("var")))),
                         hasParent(compoundStmt().bind("block")))
                    .bind("load")),

@@ -1,4 +1,5 @@
 #include "DataLoaderBatchRule.h"
+#include "../lib/Matchers.h"
 #include "../lib/TorchTypes.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -91,7 +92,7 @@ bool isExampleType(QualType Type) {
 } // namespace
 
 void DataLoaderBatchRule::registerMatchers(MatchFinder &Finder) {
-  auto Loop = cxxForRangeStmt(isExpansionInMainFile(), hasBody(compoundStmt().bind("body")));
+  auto Loop = cxxForRangeStmt(isExpansionInFile(Ctx.file()), hasBody(compoundStmt().bind("body")));
   Finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, Loop.bind("loop")), this);
   // `template <typename Loader> void train(Loader &loader)`: the batch's type
   // is known only in each instantiation, whose locations are the template's;

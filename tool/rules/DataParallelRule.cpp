@@ -21,14 +21,14 @@ void DataParallelRule::registerMatchers(MatchFinder &Finder) {
   const auto ReturnsTensor = hasType(hasCanonicalType(hasDeclaration(cxxRecordDecl(hasName("::at::Tensor")))));
   // model->forward(x), for a shared_ptr or a module holder.
   Finder.addMatcher(
-      cxxMemberCallExpr(isExpansionInMainFile(), InLoop, ReturnsTensor,
+      cxxMemberCallExpr(isExpansionInFile(Ctx.file()), InLoop, ReturnsTensor,
                         callee(cxxMethodDecl(hasName("forward"))), argumentCountIs(1),
                         hasArgument(0, TensorArgument),
                         on(cxxOperatorCallExpr(hasOverloadedOperatorName("->"), hasArgument(0, Model))))
           .bind("call"),
       this);
   // model(x), a module holder's call operator.
-  Finder.addMatcher(cxxOperatorCallExpr(isExpansionInMainFile(), InLoop,
+  Finder.addMatcher(cxxOperatorCallExpr(isExpansionInFile(Ctx.file()), InLoop,
                                         ReturnsTensor, hasOverloadedOperatorName("()"),
                                         argumentCountIs(2), hasArgument(0, Model),
                                         hasArgument(1, TensorArgument))

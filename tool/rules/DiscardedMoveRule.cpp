@@ -1,6 +1,5 @@
 #include "DiscardedMoveRule.h"
 #include "../lib/Matchers.h"
-
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 
@@ -12,7 +11,7 @@ namespace to_device_migrate {
 void DiscardedMoveRule::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
-               cxxMemberCallExpr(isExpansionInMainFile(),
+               cxxMemberCallExpr(isExpansionInFile(Ctx.file()),
                                  callee(cxxMethodDecl(hasAnyName("to", "cuda", "cpu"),
                                                       ofClass(hasName("::at::Tensor")))),
                                  // Only device moves: assigning back a discarded

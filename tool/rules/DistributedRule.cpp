@@ -1,4 +1,5 @@
 #include "DistributedRule.h"
+#include "../lib/Matchers.h"
 #include "../lib/TorchTypes.h"
 #include "compat/LlvmCompat.h"
 
@@ -67,23 +68,23 @@ bool isDistributedSampler(QualType Sampler) {
 void DistributedRule::registerMatchers(MatchFinder &Finder) {
   if (!Ctx.options().Distributed)
     return;
-  Finder.addMatcher(functionDecl(isMain(), isDefinition(), isExpansionInMainFile()).bind("main"),
+  Finder.addMatcher(functionDecl(isMain(), isDefinition(), isExpansionInFile(Ctx.file())).bind("main"),
                     this);
   Finder.addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
-               callExpr(isExpansionInMainFile(),
+               callExpr(isExpansionInFile(Ctx.file()),
                         callee(functionDecl(hasName("::torch::data::make_data_loader")).bind("factory")))
                    .bind("loader")),
       this);
   Finder.addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
-               cxxMemberCallExpr(isExpansionInMainFile(),
+               cxxMemberCallExpr(isExpansionInFile(Ctx.file()),
                                  callee(cxxMethodDecl(hasName("step"),
                                                       ofClass(isSameOrDerivedFrom("::torch::optim::Optimizer")))))
                    .bind("step")),
       this);
   Finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
-                             callExpr(isExpansionInMainFile(),
+                             callExpr(isExpansionInFile(Ctx.file()),
                                       callee(functionDecl(hasName("::torch::save"))))
                                  .bind("save")),
                     this);

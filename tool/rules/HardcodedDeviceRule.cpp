@@ -1,4 +1,5 @@
 #include "HardcodedDeviceRule.h"
+#include "../lib/Matchers.h"
 #include "../lib/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -38,13 +39,13 @@ bool isPlacementArgument(const DynTypedNode &Parent, const Expr &Arg) {
 
 void HardcodedDeviceRule::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(
-      traverse(TK_AsIs, declRefExpr(isExpansionInMainFile(),
+      traverse(TK_AsIs, declRefExpr(isExpansionInFile(Ctx.file()),
                                     to(namedDecl(hasAnyName("kCUDA", "kCPU"))))
                             .bind("type")),
       this);
   Finder.addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
-               cxxMemberCallExpr(isExpansionInMainFile(),
+               cxxMemberCallExpr(isExpansionInFile(Ctx.file()),
                                  callee(cxxMethodDecl(hasName("cuda"), ofClass(hasName("::at::Tensor")))))
                    .bind("cuda")),
       this);

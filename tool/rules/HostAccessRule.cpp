@@ -1,4 +1,5 @@
 #include "HostAccessRule.h"
+#include "../lib/Matchers.h"
 #include "../lib/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -104,7 +105,7 @@ bool isHostCopy(const VarDecl &Var) {
 void HostAccessRule::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
-               cxxMemberCallExpr(isExpansionInMainFile(),
+               cxxMemberCallExpr(isExpansionInFile(Ctx.file()),
                                  callee(cxxMethodDecl(hasAnyName("data_ptr", "accessor"))),
                                  on(declRefExpr(to(varDecl().bind("tensor")))))
                    .bind("access")),

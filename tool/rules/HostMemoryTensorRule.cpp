@@ -19,7 +19,7 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
   auto FromBlob = traverse(
       TK_IgnoreUnlessSpelledInSource,
       callExpr(callee(functionDecl(hasAnyName("::torch::from_blob", "::at::from_blob"))),
-               isExpansionInMainFile(), unless(isInTemplateInstantiation()),
+               isExpansionInFile(Ctx.file()), unless(isInTemplateInstantiation()),
                unless(MovedToDevice))
           .bind("call"));
 

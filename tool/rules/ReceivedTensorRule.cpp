@@ -1,4 +1,5 @@
 #include "ReceivedTensorRule.h"
+#include "../lib/Matchers.h"
 #include "../lib/PerSampleCode.h"
 #include "../lib/TorchTypes.h"
 #include "compat/LlvmCompat.h"
@@ -89,7 +90,7 @@ bool isQueriedOnHost(ASTContext &Ast, const Expr &Call) {
 void ReceivedTensorRule::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
-               callExpr(isExpansionInMainFile(), unless(cxxOperatorCallExpr()),
+               callExpr(isExpansionInFile(Ctx.file()), unless(cxxOperatorCallExpr()),
                         callee(functionDecl(returns(qualType(unless(referenceType())))).bind("callee")),
                         unless(hasParent(compoundStmt())))
                    .bind("call")),
@@ -98,7 +99,7 @@ void ReceivedTensorRule::registerMatchers(MatchFinder &Finder) {
   // (`denormalize(image)`, `dataset.get(i)`): per-sample code works on the CPU.
   Finder.addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
-               callExpr(isExpansionInMainFile(), callee(cxxMethodDecl().bind("method")),
+               callExpr(isExpansionInFile(Ctx.file()), callee(cxxMethodDecl().bind("method")),
                         anyOf(cxxMemberCallExpr(), cxxOperatorCallExpr()))
                    .bind("per-sample-call")),
       this);

@@ -1,4 +1,5 @@
 #include "TensorFactoryRule.h"
+#include "../lib/Matchers.h"
 #include "../lib/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -185,7 +186,7 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
     Call = Result.Nodes.getNodeAs<CallExpr>("instantiated-call");
   const FunctionDecl *Callee = Call->getDirectCallee();
   const SourceManager &SM = Ctx.sources();
-  if (!Callee || !SM.isInMainFile(SM.getExpansionLoc(Call->getBeginLoc())) ||
+  if (!Callee || !Ctx.isExpansionInFile(Call->getBeginLoc()) ||
       Ctx.isKeptOnCpu(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call))
     return;
   int OptionsIndex = optionsParameterIndex(*Callee);
