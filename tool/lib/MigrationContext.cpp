@@ -2,6 +2,7 @@
 #include "TorchTypes.h"
 #include "compat/LlvmCompat.h"
 
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -32,7 +33,9 @@ bool torchSpellsAten(ASTContext &Context) {
 } // namespace
 
 void MigrationContext::startTranslationUnit(ASTContext &Context, FileID Target,
-                                            std::vector<IncludeLine> Lines) {
+                                            std::vector<IncludeLine> Lines,
+                                            const PerSampleCode &Samples) {
+  PerSample = &Samples;
   Ast = &Context;
   File = Target;
   Includes = std::move(Lines);
@@ -43,7 +46,6 @@ void MigrationContext::startTranslationUnit(ASTContext &Context, FileID Target,
   Registrations.clear();
   RequiredIncludes.clear();
   Scope.reset();
-  PerSample.reset();
   InsertedDeviceName.clear();
   FirstInsertedDeviceUse = ~0u;
 
@@ -74,10 +76,32 @@ unsigned MigrationContext::offsetAfterToken(SourceLocation Loc) const {
   return SM.getFileOffset(End);
 }
 
+namespace {
+
+/// Where `D` begins with every template header in front of it: an out-of-line
+/// member template of a class template (`template <class M> template <class L>
+/// void Trainer<M>::fit(...)`) begins, for Clang, at its own (inner) header.
+SourceLocation outerBegin(const Decl &D, const SourceManager &SM) {
+  SourceLocation Begin = D.getBeginLoc();
+  const Decl *Inner = &D;
+  if (const auto *Template = dyn_cast<TemplateDecl>(&D); Template && Template->getTemplatedDecl())
+    Inner = Template->getTemplatedDecl();
+  SourceLocation Outer;
+  if (const auto *Declarator = dyn_cast<DeclaratorDecl>(Inner))
+    Outer = Declarator->getOuterLocStart();
+  else if (const auto *Tag = dyn_cast<TagDecl>(Inner))
+    Outer = Tag->getOuterLocStart();
+  if (Outer.isValid() && SM.isBeforeInTranslationUnit(Outer, Begin))
+    Begin = Outer;
+  return Begin;
+}
+
+} // namespace
+
 std::optional<unsigned> MigrationContext::topLevelDeclarationLineStart(unsigned Offset) const {
   const SourceManager &SM = sources();
   for (const Decl *D : Ast->getTraversalScope()) {
-    SourceLocation Begin = SM.getExpansionLoc(D->getBeginLoc());
+    SourceLocation Begin = SM.getExpansionLoc(outerBegin(*D, SM));
     if (isWrittenInFile(Begin) && SM.getFileOffset(Begin) <= Offset &&
         Offset <= SM.getFileOffset(SM.getExpansionLoc(D->getEndLoc())))
       return SM.getFileOffset(Begin) - SM.getSpellingColumnNumber(Begin) + 1;
@@ -208,12 +232,6 @@ bool MigrationContext::isMigratedInThisRun(SourceLocation Loc) const {
     return false;
   std::string Path = compat::filePath(SM, SM.getFileID(Loc));
   return !Path.empty() && Options.IsMigratedHeader(Path);
-}
-
-const PerSampleCode &MigrationContext::perSample() {
-  if (!PerSample)
-    PerSample.emplace(*Ast, File);
-  return *PerSample;
 }
 
 FileScope &MigrationContext::scope() {

@@ -62,8 +62,9 @@ public:
   /// a header it includes (--header-filter), whose fixes come from the parse
   /// of a file including it as clang-tidy's do, so the header need not be
   /// self-contained. `Includes` are `File`'s own #include lines.
+  /// `PerSample` is the parse's per-sample analysis (it outlives the context).
   void startTranslationUnit(clang::ASTContext &Ast, clang::FileID File,
-                            std::vector<IncludeLine> Includes);
+                            std::vector<IncludeLine> Includes, const PerSampleCode &PerSample);
   FileResult finishTranslationUnit();
 
   clang::ASTContext &ast() const { return *Ast; }
@@ -127,16 +128,16 @@ public:
   /// True if `Site` is code a data loader runs per sample (see PerSampleCode):
   /// it stays on the CPU, and the batch is moved instead.
   bool isPerSampleCode(const clang::Stmt &Site) {
-    return perSample().contains(clang::DynTypedNode::create(Site));
+    return PerSample->contains(clang::DynTypedNode::create(Site));
   }
   bool isPerSampleCode(const clang::Decl &Site) {
-    return perSample().contains(clang::DynTypedNode::create(Site));
+    return PerSample->contains(clang::DynTypedNode::create(Site));
   }
   /// True if `Loc` is in a file this run migrates: the main file, or a header
   /// that --header-filter selects.
   bool isMigratedInThisRun(clang::SourceLocation Loc) const;
-  /// The per-sample analysis of the main file, built on first use.
-  const PerSampleCode &perSample();
+  /// The per-sample analysis of the parse.
+  const PerSampleCode &perSample() const { return *PerSample; }
 
   /// The declaration statement of a local `Var` and the block it sits directly
   /// in (where a statement can follow it); nulls when it is declared elsewhere,
@@ -203,7 +204,7 @@ private:
   std::vector<Registration> Registrations;
   std::vector<std::string> RequiredIncludes;
   std::optional<FileScope> Scope;
-  std::optional<PerSampleCode> PerSample;
+  const PerSampleCode *PerSample = nullptr;
   std::string InsertedDeviceName;  ///< chosen on first need
   unsigned FirstInsertedDeviceUse = ~0u;
 };

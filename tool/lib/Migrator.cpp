@@ -149,12 +149,24 @@ std::unique_ptr<tooling::FrontendActionFactory> Migrator::newActionFactory() {
 
 void Migrator::migrate(ASTContext &Ast, FileParts Main,
                        std::vector<std::pair<FileID, FileParts>> Headers) {
+  // What runs per sample is a question about the whole parse: a dataset in
+  // one file may call a helper defined in another.
+  std::vector<Decl *> All = Main.TopLevelDecls;
+  llvm::DenseSet<FileID> Files = {Ast.getSourceManager().getMainFileID()};
+  for (const auto &[Header, Parts] : Headers) {
+    llvm::append_range(All, Parts.TopLevelDecls);
+    Files.insert(Header);
+  }
+  Ast.setTraversalScope(All);
+  const PerSampleCode PerSample(Ast, All, Files);
+
   std::vector<FileResult> Done;
-  Done.push_back(migrateFile(Ast, Ast.getSourceManager().getMainFileID(), std::move(Main), Options));
+  Done.push_back(migrateFile(Ast, Ast.getSourceManager().getMainFileID(), std::move(Main), Options,
+                             PerSample));
   for (auto &[Header, Parts] : Headers) {
     MigrationOptions ForHeader = Options;
     ForHeader.HeaderPrefix = headerPrefix(compat::filePath(Ast.getSourceManager(), Header));
-    Done.push_back(migrateFile(Ast, Header, std::move(Parts), std::move(ForHeader)));
+    Done.push_back(migrateFile(Ast, Header, std::move(Parts), std::move(ForHeader), PerSample));
   }
   std::lock_guard<std::mutex> Guard(Lock);
   for (FileResult &Result : Done)
@@ -162,13 +174,13 @@ void Migrator::migrate(ASTContext &Ast, FileParts Main,
 }
 
 FileResult Migrator::migrateFile(ASTContext &Ast, FileID File, FileParts Parts,
-                                 MigrationOptions FileOptions) {
+                                 MigrationOptions FileOptions, const PerSampleCode &PerSample) {
   // Only the file's own declarations are traversed: matching inside
   // <torch/torch.h> would cost more than parsing it, and is never rewritten.
   Ast.setTraversalScope(Parts.TopLevelDecls);
 
   MigrationContext Ctx(std::move(FileOptions));
-  Ctx.startTranslationUnit(Ast, File, std::move(Parts.Includes));
+  Ctx.startTranslationUnit(Ast, File, std::move(Parts.Includes), PerSample);
   std::vector<std::unique_ptr<Rule>> Rules;
   ast_matchers::MatchFinder Finder;
   for (const RuleInfo &Info : registeredRules()) {

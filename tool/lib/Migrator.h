@@ -45,7 +45,7 @@ public:
 
 private:
   FileResult migrateFile(clang::ASTContext &Ast, clang::FileID File, FileParts Parts,
-                         MigrationOptions Options);
+                         MigrationOptions Options, const PerSampleCode &PerSample);
 
   MigrationOptions Options;
   std::vector<std::string> RuleNames;

@@ -6,6 +6,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
+#include <functional>
+
 using namespace clang;
 using namespace clang::ast_matchers;
 
@@ -44,6 +46,39 @@ bool isLoadInto(const Stmt *S, const ModuleAccess &Module) {
   if (!F || Call->getNumArgs() < 1 || !isNamed(F, "torch::load"))
     return false;
   return calledOn(Call->getArg(0)) == Module;
+}
+
+/// True if `Var`'s module leaves its function to be placed elsewhere: it is
+/// returned (`return network;` from a factory: the caller moves what it
+/// receives), or added to another module (`seq->push_back(block)`,
+/// `register_module("b", block)`: it moves with its parent). Moving it where it
+/// is declared would move a module that is often still empty, and twice.
+bool isHandedOn(const VarDecl &Var) {
+  const auto *Function = dyn_cast_or_null<FunctionDecl>(Var.getParentFunctionOrMethod());
+  if (!Function || !Function->hasBody())
+    return false;
+  auto NamesVar = [&](const Expr *E) {
+    const auto *Ref = E ? dyn_cast<DeclRefExpr>(ignoreConversions(E)->IgnoreParenImpCasts()) : nullptr;
+    return Ref && Ref->getDecl() == &Var;
+  };
+  bool Found = false;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || Found || isa<LambdaExpr>(S))
+      return;
+    if (const auto *Return = dyn_cast<ReturnStmt>(S))
+      Found = NamesVar(Return->getRetValue());
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S)) {
+      const CXXMethodDecl *Method = Call->getMethodDecl();
+      if (Method && Method->getIdentifier() &&
+          (Method->getName() == "push_back" || Method->getName() == "register_module") &&
+          isOrDerivesFrom(Method->getParent(), "torch::nn::Module"))
+        Found = llvm::any_of(Call->arguments(), NamesVar);
+    }
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(Function->getBody());
+  return Found;
 }
 
 /// `const Net net`, `const auto holder = Linear(...)`, `std::shared_ptr<const Net>`:
@@ -148,7 +183,7 @@ void placeModuleMembers(MigrationContext &Ctx, const VarDecl &Var, const ModuleV
 void placeModuleVariable(MigrationContext &Ctx, const VarDecl &Var, const ModuleType &Type,
                          llvm::StringRef Rule) {
   if (isa<ParmVarDecl>(Var) || Var.isStaticDataMember() || isInsideModuleMember(&Var) ||
-      createsNoNewModule(Var, Type) || !Ctx.mayRewrite(Var.getSourceRange(), Rule))
+      createsNoNewModule(Var, Type) || isHandedOn(Var) || !Ctx.mayRewrite(Var.getSourceRange(), Rule))
     return;
   if (reachedAsConst(Var, Type)) {
     Ctx.report(Var.getLocation(), Finding::Level::Warning,

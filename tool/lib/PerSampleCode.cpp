@@ -67,7 +67,7 @@ public:
     record(dyn_cast<FunctionDecl>(Member->getMemberDecl()), DynTypedNode::create(*Member));
     return true;
   }
-  /// The code using each function of the main file.
+  /// The code using each function.
   llvm::DenseMap<const FunctionDecl *, std::vector<EnclosingCode>> Users;
 
 private:
@@ -91,9 +91,11 @@ bool isPerSampleClass(const CXXRecordDecl *Class) {
          isOrDerivesFrom(Class, "torch::data::transforms::BatchTransform");
 }
 
-PerSampleCode::PerSampleCode(ASTContext &Ctx, FileID File) : Ctx(Ctx) {
+PerSampleCode::PerSampleCode(ASTContext &Ctx, llvm::ArrayRef<Decl *> Decls,
+                             const llvm::DenseSet<FileID> &Files)
+    : Ctx(Ctx) {
   UseCollector Uses(Ctx);
-  for (Decl *D : Ctx.getTraversalScope())
+  for (Decl *D : Decls)
     Uses.TraverseDecl(D);
   const SourceManager &SM = Ctx.getSourceManager();
   bool Changed = true;
@@ -102,7 +104,7 @@ PerSampleCode::PerSampleCode(ASTContext &Ctx, FileID File) : Ctx(Ctx) {
     for (const auto &[Callee, Users] : Uses.Users) {
       const FunctionDecl *Definition = Callee->getDefinition();
       if (OnlyCalledPerSample.count(Callee) || isMemberOfPerSampleClass(Callee) || !Definition ||
-          Callee->isMain() || SM.getFileID(SM.getExpansionLoc(Definition->getLocation())) != File)
+          Callee->isMain() || !Files.count(SM.getFileID(SM.getExpansionLoc(Definition->getLocation()))))
         continue;
       if (llvm::all_of(Users, [&](const EnclosingCode &User) { return isPerSample(User); })) {
         OnlyCalledPerSample.insert(Callee);

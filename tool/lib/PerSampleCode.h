@@ -9,6 +9,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ASTTypeTraits.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace to_device_migrate {
@@ -20,14 +21,18 @@ bool isPerSampleClass(const clang::CXXRecordDecl *Class);
 
 class PerSampleCode {
 public:
-  /// Collects, in one traversal of `File` (the file being migrated), the
-  /// functions it defines that are called only from per-sample code (to a
-  /// fixed point: a helper of a helper of get()).
-  PerSampleCode(clang::ASTContext &Ctx, clang::FileID File);
+  /// Collects, in one traversal of `Decls` (the top-level declarations of
+  /// every file the parse migrates: a dataset in one header may call a helper
+  /// of another), the functions defined in `Files` that are called only from
+  /// per-sample code (to a fixed point: a helper of a helper of get()). The
+  /// AST's traversal scope must be `Decls` while it is built; contains() then
+  /// works in any scope that holds its site.
+  PerSampleCode(clang::ASTContext &Ctx, llvm::ArrayRef<clang::Decl *> Decls,
+                const llvm::DenseSet<clang::FileID> &Files);
 
   /// True if `Site` sits in per-sample code: inside a member (or a member
   /// initialiser, or a lambda in a member) of a per-sample class, or inside a
-  /// function of that file called only from per-sample code.
+  /// function of those files called only from per-sample code.
   bool contains(const clang::DynTypedNode &Site) const;
   /// True if a call to `F` yields a value built by per-sample code (a method of
   /// a dataset, or a function only per-sample code calls).
