@@ -34,8 +34,8 @@ bool torchSpellsAten(ASTContext &Context) {
 
 void MigrationContext::startTranslationUnit(ASTContext &Context, FileID Target,
                                             std::vector<IncludeLine> Lines,
-                                            const PerSampleCode &Samples) {
-  PerSample = &Samples;
+                                            const ParseFacts &ParseFacts) {
+  Facts = &ParseFacts;
   Ast = &Context;
   File = Target;
   Includes = std::move(Lines);

@@ -4,6 +4,7 @@
 
 #include "DeviceScope.h"
 #include "Finding.h"
+#include "ParseFacts.h"
 #include "PerSampleCode.h"
 
 #include "clang/AST/ASTContext.h"
@@ -62,9 +63,9 @@ public:
   /// a header it includes (--header-filter), whose fixes come from the parse
   /// of a file including it as clang-tidy's do, so the header need not be
   /// self-contained. `Includes` are `File`'s own #include lines.
-  /// `PerSample` is the parse's per-sample analysis (it outlives the context).
+  /// `Facts` are the parse's (they outlive the context).
   void startTranslationUnit(clang::ASTContext &Ast, clang::FileID File,
-                            std::vector<IncludeLine> Includes, const PerSampleCode &PerSample);
+                            std::vector<IncludeLine> Includes, const ParseFacts &Facts);
   FileResult finishTranslationUnit();
 
   clang::ASTContext &ast() const { return *Ast; }
@@ -128,16 +129,18 @@ public:
   /// True if `Site` is code a data loader runs per sample (see PerSampleCode):
   /// it stays on the CPU, and the batch is moved instead.
   bool isPerSampleCode(const clang::Stmt &Site) {
-    return PerSample->contains(clang::DynTypedNode::create(Site));
+    return Facts->perSample().contains(clang::DynTypedNode::create(Site));
   }
   bool isPerSampleCode(const clang::Decl &Site) {
-    return PerSample->contains(clang::DynTypedNode::create(Site));
+    return Facts->perSample().contains(clang::DynTypedNode::create(Site));
   }
   /// True if `Loc` is in a file this run migrates: the main file, or a header
   /// that --header-filter selects.
   bool isMigratedInThisRun(clang::SourceLocation Loc) const;
   /// The per-sample analysis of the parse.
-  const PerSampleCode &perSample() const { return *PerSample; }
+  const PerSampleCode &perSample() const { return Facts->perSample(); }
+  /// What is known of the whole parse (ParseFacts.h).
+  const ParseFacts &facts() const { return *Facts; }
 
   /// The declaration statement of a local `Var` and the block it sits directly
   /// in (where a statement can follow it); nulls when it is declared elsewhere,
@@ -204,7 +207,7 @@ private:
   std::vector<Registration> Registrations;
   std::vector<std::string> RequiredIncludes;
   std::optional<FileScope> Scope;
-  const PerSampleCode *PerSample = nullptr;
+  const ParseFacts *Facts = nullptr;
   std::string InsertedDeviceName;  ///< chosen on first need
   unsigned FirstInsertedDeviceUse = ~0u;
 };

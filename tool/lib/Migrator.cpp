@@ -1,6 +1,7 @@
 #include "Migrator.h"
 #include "FinishingSteps.h"
 #include "HeaderFiles.h"
+#include "ParseFacts.h"
 #include "Rule.h"
 #include "compat/LlvmCompat.h"
 
@@ -149,8 +150,7 @@ std::unique_ptr<tooling::FrontendActionFactory> Migrator::newActionFactory() {
 
 void Migrator::migrate(ASTContext &Ast, FileParts Main,
                        std::vector<std::pair<FileID, FileParts>> Headers) {
-  // What runs per sample is a question about the whole parse: a dataset in
-  // one file may call a helper defined in another.
+  // Where code runs is a question about the whole parse (ParseFacts.h).
   std::vector<Decl *> All = Main.TopLevelDecls;
   llvm::DenseSet<FileID> Files = {Ast.getSourceManager().getMainFileID()};
   for (const auto &[Header, Parts] : Headers) {
@@ -158,15 +158,15 @@ void Migrator::migrate(ASTContext &Ast, FileParts Main,
     Files.insert(Header);
   }
   Ast.setTraversalScope(All);
-  const PerSampleCode PerSample(Ast, All, Files);
+  const ParseFacts Facts(Ast, All, Files);
 
   std::vector<FileResult> Done;
   Done.push_back(migrateFile(Ast, Ast.getSourceManager().getMainFileID(), std::move(Main), Options,
-                             PerSample));
+                             Facts));
   for (auto &[Header, Parts] : Headers) {
     MigrationOptions ForHeader = Options;
     ForHeader.HeaderPrefix = headerPrefix(compat::filePath(Ast.getSourceManager(), Header));
-    Done.push_back(migrateFile(Ast, Header, std::move(Parts), std::move(ForHeader), PerSample));
+    Done.push_back(migrateFile(Ast, Header, std::move(Parts), std::move(ForHeader), Facts));
   }
   std::lock_guard<std::mutex> Guard(Lock);
   for (FileResult &Result : Done)
@@ -174,13 +174,13 @@ void Migrator::migrate(ASTContext &Ast, FileParts Main,
 }
 
 FileResult Migrator::migrateFile(ASTContext &Ast, FileID File, FileParts Parts,
-                                 MigrationOptions FileOptions, const PerSampleCode &PerSample) {
+                                 MigrationOptions FileOptions, const ParseFacts &Facts) {
   // Only the file's own declarations are traversed: matching inside
   // <torch/torch.h> would cost more than parsing it, and is never rewritten.
   Ast.setTraversalScope(Parts.TopLevelDecls);
 
   MigrationContext Ctx(std::move(FileOptions));
-  Ctx.startTranslationUnit(Ast, File, std::move(Parts.Includes), PerSample);
+  Ctx.startTranslationUnit(Ast, File, std::move(Parts.Includes), Facts);
   std::vector<std::unique_ptr<Rule>> Rules;
   ast_matchers::MatchFinder Finder;
   for (const RuleInfo &Info : registeredRules()) {

@@ -45,7 +45,7 @@ public:
 
 private:
   FileResult migrateFile(clang::ASTContext &Ast, clang::FileID File, FileParts Parts,
-                         MigrationOptions Options, const PerSampleCode &PerSample);
+                         MigrationOptions Options, const ParseFacts &Facts);
 
   MigrationOptions Options;
   std::vector<std::string> RuleNames;

@@ -2,8 +2,10 @@
 #include "Matchers.h"
 #include "ModuleMoves.h"
 #include "PerSampleCode.h"
+#include "compat/LlvmCompat.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 #include <functional>
@@ -157,7 +159,87 @@ void placeAfterDeclaration(MigrationContext &Ctx, const VarDecl &Var,
              Rule);
 }
 
+/// The statement of a block that holds `E`, and that block; nulls if none.
+std::pair<const Stmt *, const CompoundStmt *> statementInBlock(ASTContext &Ast, const Expr &E) {
+  DynTypedNode Node = DynTypedNode::create(E);
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(Node);
+    if (Parents.empty() || Parents[0].get<Decl>() && !Parents[0].get<VarDecl>())
+      return {nullptr, nullptr};
+    if (const auto *Block = Parents[0].get<CompoundStmt>())
+      return {Node.get<Stmt>(), Block};
+    Node = Parents[0];
+  }
+}
+
+/// The declaration (a function, a variable) whose code holds `E`.
+const Decl *enclosingDecl(ASTContext &Ast, const Expr &E) {
+  DynTypedNode Node = DynTypedNode::create(E);
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(Node);
+    if (Parents.empty())
+      return nullptr;
+    if (const auto *D = Parents[0].get<Decl>(); D && !isa<VarDecl>(D))
+      return D;
+    Node = Parents[0];
+  }
+}
+
+/// Where `new Module(...)` is stored: the variable it initialises or the
+/// left side of the assignment it is the right side of (as written).
+const Expr *assignedTo(ASTContext &Ast, const CXXNewExpr &New, const VarDecl *&Var) {
+  const Expr *Current = &New;
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(*Current);
+    if (Parents.empty())
+      return nullptr;
+    if ((Var = const_cast<VarDecl *>(Parents[0].get<VarDecl>())))
+      return nullptr;
+    if (const auto *Op = Parents[0].get<BinaryOperator>())
+      return Op->getOpcode() == BO_Assign && Op->getRHS()->IgnoreParenImpCasts() == &New ? Op->getLHS()
+                                                                                          : nullptr;
+    const auto *Wrapper = Parents[0].get<Expr>();
+    if (!Wrapper || !isa<ImplicitCastExpr, ParenExpr, ExprWithCleanups>(Wrapper))
+      return nullptr;
+    Current = Wrapper;
+  }
+}
+
 } // namespace
+
+void placeNewModule(MigrationContext &Ctx, const CXXNewExpr &New, const ModuleVariableRule &Rule) {
+  ModuleType Type = classifyModuleType(New.getAllocatedType());
+  if (New.isArray() || !Type.Class || !Rule.handles(*Type.Class) ||
+      Type.Handle == ModuleHandle::SharedPtr ||
+      Ctx.isPerSampleCode(New) || !Ctx.mayRewrite(New.getSourceRange(), Rule.name()))
+    return;
+  const Decl *Code = enclosingDecl(Ctx.ast(), New);
+  if (!Code || isInsideModuleMember(Code) ||
+      (isa<CXXMethodDecl>(Code) && isOrDerivesFrom(cast<CXXMethodDecl>(Code)->getParent(), "torch::nn::Module")))
+    return; // a submodule, moved with its parent
+  const VarDecl *Var = nullptr;
+  const Expr *Target = assignedTo(Ctx.ast(), New, Var);
+  std::string Pointer = Var ? Var->getName().str() : Target ? Ctx.text(Target->getSourceRange()).str() : "";
+  auto [Statement, Block] = statementInBlock(Ctx.ast(), New);
+  if (Pointer.empty() || !Statement || !Ctx.isRewritable(Statement->getSourceRange()))
+    return;
+  // A holder made with new (`Model *m = new Model(...)`) is reached as (*m)->.
+  const std::string Object = Type.Handle == ModuleHandle::Holder ? "(*" + Pointer + ")" : Pointer;
+  bool Seen = false;
+  for (const Stmt *S : Block->body()) { // moved already (by hand, or by an earlier run)
+    if (Seen && compat::startsWith(Ctx.text(S->getSourceRange()), Object + "->to("))
+      return;
+    Seen |= S == Statement;
+  }
+  std::string Text = "\n" + Ctx.indentationOf(Statement->getBeginLoc()) + Object + "->to(" +
+                     Ctx.deviceAt(*Statement) + ");";
+  if (Ctx.options().Distributed && !isLossModule(Type.Class)) {
+    Ctx.requireInclude("todevice/distributed.h");
+    Text += "\n" + Ctx.indentationOf(Statement->getBeginLoc()) +
+            "todevice::distributed::broadcast_parameters(*" + Object + ");";
+  }
+  Ctx.insert(Ctx.offsetAfterStatement(*Statement), Text, Rule.name());
+}
 
 void placeModuleMembers(MigrationContext &Ctx, const VarDecl &Var, const ModuleVariableRule &Rule) {
   const CXXRecordDecl *Record = Var.getType()->getAsCXXRecordDecl();
@@ -212,6 +294,10 @@ void ModuleVariableRule::registerMatchers(MatchFinder &Finder) {
                                      hasType(cxxRecordDecl(hasDefinition())))
                                  .bind("holder")),
                     this);
+  // A module made with new (`model = new Model(...)`), held through a pointer.
+  Finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
+                             cxxNewExpr(isExpansionInFile(Ctx.file())).bind("new")),
+                    this);
   // A plain class's constructor that builds module members (ConstructorPlacement.cpp).
   Finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
                              cxxConstructorDecl(isExpansionInFile(Ctx.file()), isDefinition())
@@ -220,6 +306,10 @@ void ModuleVariableRule::registerMatchers(MatchFinder &Finder) {
 }
 
 void ModuleVariableRule::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *New = Result.Nodes.getNodeAs<CXXNewExpr>("new")) {
+    placeNewModule(Ctx, *New, *this);
+    return;
+  }
   if (const auto *Constructor = Result.Nodes.getNodeAs<CXXConstructorDecl>("constructor")) {
     placeMembersInConstructor(Ctx, *Constructor, *this);
     return;

@@ -23,6 +23,12 @@ class ModuleVariableRule;
 void placeModuleMembers(MigrationContext &Ctx, const clang::VarDecl &Var,
                         const ModuleVariableRule &Rule);
 
+/// Moves a module made with new right after the statement that stores it:
+/// `model = new Model(n);` -> `... (*model)->to(device);` (a holder) or
+/// `net->to(device);` (a module class).
+void placeNewModule(MigrationContext &Ctx, const clang::CXXNewExpr &New,
+                    const ModuleVariableRule &Rule);
+
 /// Moves the module members a plain class's constructor builds at the end of
 /// that constructor (ConstructorPlacement.cpp).
 void placeMembersInConstructor(MigrationContext &Ctx, const clang::CXXConstructorDecl &Ctor,

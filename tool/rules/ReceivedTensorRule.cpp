@@ -49,7 +49,7 @@ bool isPlacedSource(MigrationContext &Ctx, const FunctionDecl &F) {
     return true; // a module's forward() and friends compute on its device
   const FunctionDecl *Definition = F.getDefinition();
   return Definition && Ctx.isMigratedInThisRun(Definition->getLocation()) &&
-         !Ctx.perSample().isPerSampleFunction(&F);
+         !Ctx.perSample().isPerSampleFunction(&F) && !Ctx.facts().returnsHostBuiltTensor(F);
 }
 
 /// `x.cpu()`, `x.to(torch::kCPU)`: already a host tensor.
@@ -126,6 +126,8 @@ void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
   Ctx.insert(Ctx.offsetAfterToken(Call->getEndLoc()), ".to(" + Ctx.deviceAt(*Call) + ")", name());
   std::string Why = Ctx.perSample().isPerSampleFunction(Callee)
                         ? "is per-sample code, which stays on the CPU"
+                    : Ctx.facts().returnsHostBuiltTensor(*Callee)
+                        ? "fills it from host code, so it is built on the CPU"
                         : "is not in a file this run migrates";
   Ctx.report(compat::beginOf(*Call), Finding::Level::Note,
              "'" + Callee->getNameAsString() + "' returns a tensor whose placement the tool " +

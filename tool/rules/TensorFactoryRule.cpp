@@ -1,4 +1,5 @@
 #include "TensorFactoryRule.h"
+#include "../lib/HostWrites.h"
 #include "../lib/Matchers.h"
 #include "../lib/TorchTypes.h"
 
@@ -187,7 +188,8 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   const SourceManager &SM = Ctx.sources();
   if (!Callee || !Ctx.isExpansionInFile(Call->getBeginLoc()) ||
-      Ctx.isKeptOnCpu(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call))
+      Ctx.isKeptOnCpu(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call) ||
+      buildsHostBuiltTensor(Ctx.ast(), *Call))
     return;
   int OptionsIndex = optionsParameterIndex(*Callee);
   if (OptionsIndex < 0 || static_cast<unsigned>(OptionsIndex) >= Call->getNumArgs())

@@ -1,0 +1,38 @@
+// Tensors that host code writes: through data_ptr() (memcpy into it, p[i] = x)
+// or an accessor (a[i][j] = x). A device tensor cannot be written that way (a
+// .cpu() copy would take the write), so a tensor the program builds and then
+// fills from the host — a reinforcement-learning environment's observation, a
+// hand-filled lookup table — stays on the CPU where it is built, and moves
+// where it is received (ReceivedTensorRule), as per-sample data does.
+#pragma once
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace to_device_migrate {
+
+/// True if the pointer or accessor `Access` returns (`t.data_ptr<T>()`,
+/// `t.accessor<T, N>()`) is written through, directly or through the local
+/// variable holding it.
+bool isWriteAccess(clang::ASTContext &Ast, const clang::CXXMemberCallExpr &Access);
+
+/// True if host code of `Tensor`'s function writes into it (isWriteAccess()).
+bool isWrittenByHostCode(clang::ASTContext &Ast, const clang::VarDecl &Tensor);
+
+/// A local tensor the function builds itself (its initialiser is a LibTorch
+/// call: a factory, from_blob, clone) and then writes from host code: it stays
+/// on the CPU.
+bool isHostBuiltTensor(clang::ASTContext &Ast, const clang::VarDecl &Tensor);
+
+/// The local variable `E` initialises, looking through conversions (`auto t =
+/// torch::zeros(...)`, `torch::Tensor t(torch::zeros(...))`); null if none.
+const clang::VarDecl *initializedVariable(clang::ASTContext &Ast, const clang::Expr &E);
+
+/// True if `Factory` is the initialiser of a host-built tensor: it stays on the CPU.
+bool buildsHostBuiltTensor(clang::ASTContext &Ast, const clang::Expr &Factory);
+
+/// True if `F` returns a host-built tensor (`return state;`, isHostBuiltTensor()).
+bool returnsHostBuiltTensor(clang::ASTContext &Ast, const clang::FunctionDecl &F);
+
+} // namespace to_device_migrate
