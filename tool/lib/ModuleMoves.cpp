@@ -56,7 +56,7 @@ bool mentionsCPU(const Stmt *S) {
   return false;
 }
 
-/// Finds `var->to(<not the CPU>)` (or `h.member->to(...)`) anywhere below the
+/// Finds `var->to(<a device, not the CPU>)` (or `h.member->to(...)`) anywhere below the
 /// traversal root. In a template, `member->to(...)` is a dependent call: its
 /// callee is a CXXDependentScopeMemberExpr named `to`.
 class MoveFinder : public RecursiveASTVisitor<MoveFinder> {
@@ -77,9 +77,14 @@ public:
   bool Found = false;
 
 private:
+  /// `to(device)`, `to(device, dtype)`, `to(torch::kCUDA)`: a placement, unless
+  /// it names the CPU. `to(torch::kF64)` only converts. In a template the
+  /// argument's type may be unknown: counted as a placement.
   void check(const Expr *Object, const CallExpr *Call) {
-    if (calledOn(Object) == Module && !(Call->getNumArgs() && mentionsCPU(Call->getArg(0))))
-      Found = true;
+    if (!(calledOn(Object) == Module) || !Call->getNumArgs() || mentionsCPU(Call->getArg(0)))
+      return;
+    const Expr *Where = ignoreConversions(Call->getArg(0));
+    Found |= Where->isTypeDependent() || isDeviceExpression(*Where);
   }
   const ModuleAccess &Module;
 };

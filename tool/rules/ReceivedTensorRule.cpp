@@ -85,6 +85,12 @@ bool isQueriedOnHost(ASTContext &Ast, const Expr &Call) {
   }
 }
 
+/// The node above `E` (null at the top).
+const Stmt *parentOf(ASTContext &Ast, const Expr &E) {
+  DynTypedNodeList Parents = Ast.getParents(E);
+  return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+}
+
 } // namespace
 
 void ReceivedTensorRule::registerMatchers(MatchFinder &Finder) {
@@ -155,10 +161,17 @@ void ReceivedTensorRule::crossIntoPerSampleCode(const CallExpr &Call, const CXXM
   }
   if (!Crossed)
     return;
+  // What it returns is on the host too: back to the device where it is used
+  // (`normalize(x.cpu())` fed to the model), unless asked a host question.
+  const bool Returned = isTensorType(Call.getType()) && !isMovedToDevice(Ctx.ast(), Call) &&
+                        !isQueriedOnHost(Ctx.ast(), Call) && !isa_and_nonnull<CompoundStmt>(parentOf(Ctx.ast(), Call));
+  if (Returned)
+    Ctx.insert(Ctx.offsetAfterToken(Call.getEndLoc()), ".to(" + Ctx.deviceAt(Call) + ")", name());
   Ctx.report(compat::beginOf(Call), Finding::Level::Note,
              "'" + Method.getParent()->getNameAsString() +
                  "' is per-sample code, which stays on the CPU: the tensors handed to it "
-                 "are brought to the host",
+                 "are brought to the host" +
+                 (Returned ? ", and what it returns is moved back to the device" : ""),
              name());
 }
 
