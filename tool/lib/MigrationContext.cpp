@@ -161,6 +161,18 @@ MigrationContext::declarationInBlock(const VarDecl &Var) const {
   return {Block ? Declaration : nullptr, Block};
 }
 
+std::pair<const Stmt *, const CompoundStmt *> MigrationContext::statementInBlock(const Stmt &S) const {
+  DynTypedNode Node = DynTypedNode::create(S);
+  while (true) {
+    DynTypedNodeList Parents = Ast->getParents(Node);
+    if (Parents.empty() || (Parents[0].get<Decl>() && !Parents[0].get<VarDecl>()))
+      return {nullptr, nullptr};
+    if (const auto *Block = Parents[0].get<CompoundStmt>())
+      return {Node.get<Stmt>(), Block};
+    Node = Parents[0];
+  }
+}
+
 namespace {
 
 /// Finds `<registry>.add(..., var, ...)` on a todevice::Registry.

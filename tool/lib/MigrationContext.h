@@ -147,6 +147,10 @@ public:
   /// e.g. in a `for` or `if` condition.
   std::pair<const clang::DeclStmt *, const clang::CompoundStmt *>
   declarationInBlock(const clang::VarDecl &Var) const;
+  /// The statement of a block that holds `S` (where a statement can go before
+  /// or after it), and that block; nulls when `S` is not inside a block of a
+  /// function (a member initialiser, a global's initialiser).
+  std::pair<const clang::Stmt *, const clang::CompoundStmt *> statementInBlock(const clang::Stmt &S) const;
 
   // --- Registry mode ---
   /// In registry mode, takes over placing `Var` when it is declared directly in

@@ -159,19 +159,6 @@ void placeAfterDeclaration(MigrationContext &Ctx, const VarDecl &Var,
              Rule);
 }
 
-/// The statement of a block that holds `E`, and that block; nulls if none.
-std::pair<const Stmt *, const CompoundStmt *> statementInBlock(ASTContext &Ast, const Expr &E) {
-  DynTypedNode Node = DynTypedNode::create(E);
-  while (true) {
-    DynTypedNodeList Parents = Ast.getParents(Node);
-    if (Parents.empty() || Parents[0].get<Decl>() && !Parents[0].get<VarDecl>())
-      return {nullptr, nullptr};
-    if (const auto *Block = Parents[0].get<CompoundStmt>())
-      return {Node.get<Stmt>(), Block};
-    Node = Parents[0];
-  }
-}
-
 /// The declaration (a function, a variable) whose code holds `E`.
 const Decl *enclosingDecl(ASTContext &Ast, const Expr &E) {
   DynTypedNode Node = DynTypedNode::create(E);
@@ -220,7 +207,7 @@ void placeNewModule(MigrationContext &Ctx, const CXXNewExpr &New, const ModuleVa
   const VarDecl *Var = nullptr;
   const Expr *Target = assignedTo(Ctx.ast(), New, Var);
   std::string Pointer = Var ? Var->getName().str() : Target ? Ctx.text(Target->getSourceRange()).str() : "";
-  auto [Statement, Block] = statementInBlock(Ctx.ast(), New);
+  auto [Statement, Block] = Ctx.statementInBlock(New);
   if (Pointer.empty() || !Statement || !Ctx.isRewritable(Statement->getSourceRange()))
     return;
   // A holder made with new (`Model *m = new Model(...)`) is reached as (*m)->.

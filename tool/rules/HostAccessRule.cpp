@@ -4,8 +4,6 @@
 #include "../lib/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 
 using namespace clang;
@@ -13,19 +11,6 @@ using namespace clang::ast_matchers;
 
 namespace to_device_migrate {
 namespace {
-
-/// The statement of a block that contains `E`.
-const Stmt *enclosingStatement(ASTContext &Ctx, const Stmt &E) {
-  DynTypedNode Node = DynTypedNode::create(E);
-  while (true) {
-    DynTypedNodeList Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return nullptr;
-    if (Parents[0].get<CompoundStmt>())
-      return Node.get<Stmt>();
-    Node = Parents[0];
-  }
-}
 
 /// A variable initialised with `x.cpu()`: already a host tensor.
 bool isHostCopy(const VarDecl &Var) {
@@ -53,7 +38,7 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
   if (!isTensorType(Tensor->getType()) || isHostCopy(*Tensor) ||
       isHostBuiltTensor(Ctx.ast(), *Tensor) || !Ctx.mayRewrite(Access->getSourceRange(), name()))
     return;
-  const Stmt *Statement = enclosingStatement(Ctx.ast(), *Access);
+  const Stmt *Statement = Ctx.statementInBlock(*Access).first;
   if (!Statement)
     return;
 
