@@ -1,5 +1,6 @@
 #include "HostMemoryTensorRule.h"
 #include "../lib/Matchers.h"
+#include "../lib/TorchTypes.h"
 #include "compat/LlvmCompat.h"
 
 #include "clang/Tooling/Transformer/RangeSelector.h"
@@ -16,24 +17,32 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
   // Already followed by `.to(<device>)`: nothing to do (this keeps the rule idempotent).
   auto MovedToDevice = hasParent(memberExpr(
       member(hasName("to")), hasParent(cxxMemberCallExpr(hasArgument(0, isDeviceExpr())))));
-  auto FromBlob = traverse(
-      TK_IgnoreUnlessSpelledInSource,
-      callExpr(callee(functionDecl(hasAnyName("::torch::from_blob", "::at::from_blob"))),
-               isExpansionInFile(Ctx.file()), unless(isInTemplateInstantiation()),
-               unless(MovedToDevice))
-          .bind("call"));
+  auto IsFromBlob = callee(functionDecl(hasAnyName("::torch::from_blob", "::at::from_blob")));
+  auto FromBlob = traverse(TK_IgnoreUnlessSpelledInSource,
+                           callExpr(IsFromBlob, isExpansionInFile(Ctx.file()),
+                                    unless(isInTemplateInstantiation()), unless(MovedToDevice))
+                               .bind("call"));
+  // In a template (`toTensor<T>(std::vector<T>)`) the call is resolved only in
+  // each instantiation; their locations are the template's, so every
+  // instantiation asks for the same edit and the edit set keeps it once.
+  auto InstantiatedFromBlob =
+      traverse(TK_AsIs, callExpr(IsFromBlob, isExpansionInFile(Ctx.file()), isInTemplateInstantiation())
+                            .bind("call"));
 
   auto DeviceCopy = clang::transformer::run([this](const MatchFinder::MatchResult &Result) -> Expected<std::string> {
     const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
-    if (Ctx.isKeptOnCpu(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call))
-      return std::string(); // the user keeps it on the CPU, or the batch is moved
+    if (Ctx.isKeptOnCpu(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call) ||
+        isMovedToDevice(Ctx.ast(), *Call))
+      return std::string(); // the user keeps it on the CPU, the batch is moved, or it is moved
     if (Ctx.registerInstead(*Call))
       return std::string(); // the registry moves it
     return ".to(" + Ctx.deviceAt(*Call) + ")";
   });
 
   // A tensor over host memory, copied to the device.
-  compat::emplaceTransformer(Rewriter, makeRule(FromBlob, insertAfter(node("call"), DeviceCopy)),
+  compat::emplaceTransformer(Rewriter,
+                             applyFirst({makeRule(FromBlob, insertAfter(node("call"), DeviceCopy)),
+                                         makeRule(InstantiatedFromBlob, insertAfter(node("call"), DeviceCopy))}),
                    [this](Expected<tooling::AtomicChange> Change) {
                      if (!Change) {
                        Ctx.report(SourceLocation(), Finding::Level::Warning,
