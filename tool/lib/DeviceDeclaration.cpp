@@ -26,8 +26,10 @@ unsigned declarationOffset(const MigrationContext &Ctx, unsigned FirstUse) {
   return Ctx.topLevelDeclarationLineStart(FirstUse).value_or(0);
 }
 
+/// `IncludedAt`: where includes were just inserted (the declaration keeps a
+/// blank line after them too).
 void insertDeviceDeclaration(MigrationContext &Ctx, llvm::StringRef Name,
-                             const std::string &Expression) {
+                             const std::string &Expression, llvm::ArrayRef<unsigned> IncludedAt) {
   // A copy: insertedDeviceUse() returns a temporary optional, and a reference into
   // it would dangle (AddressSanitizer: stack-use-after-scope).
   const auto [DeviceName, FirstUse] = *Ctx.insertedDeviceUse();
@@ -36,7 +38,7 @@ void insertDeviceDeclaration(MigrationContext &Ctx, llvm::StringRef Name,
   bool AtLineStart = Offset == 0 || Code[Offset - 1] == '\n';
   const std::string Newline = "\n"; // insert() turns it into CRLF in a CRLF file
 
-  bool AfterInclude = false;
+  bool AfterInclude = llvm::is_contained(IncludedAt, Offset);
   for (const IncludeLine &Include : Ctx.includes())
     AfterInclude |= Include.LineEnd == Offset;
 
@@ -51,13 +53,18 @@ void insertDeviceDeclaration(MigrationContext &Ctx, llvm::StringRef Name,
   Ctx.insertSupportCode(Offset, Text, Name);
 }
 
-void insertRequiredIncludes(MigrationContext &Ctx, llvm::StringRef Name) {
+/// Returns where the includes went.
+std::vector<unsigned> insertRequiredIncludes(MigrationContext &Ctx, llvm::StringRef Name) {
   const SourceManager &SM = Ctx.sources();
   llvm::StringRef Code = SM.getBufferData(Ctx.file());
   clang::tooling::HeaderIncludes Includes(Ctx.filePath(), Code, clang::tooling::IncludeStyle());
+  std::vector<unsigned> Offsets;
   for (const std::string &Header : Ctx.requiredIncludes())
-    if (auto Insertion = compat::insertAngledInclude(Includes, Header))
+    if (auto Insertion = compat::insertAngledInclude(Includes, Header)) {
       Ctx.insertSupportCode(Insertion->getOffset(), Insertion->getReplacementText(), Name);
+      Offsets.push_back(Insertion->getOffset());
+    }
+  return Offsets;
 }
 
 } // namespace
@@ -66,9 +73,9 @@ void declareDevice(MigrationContext &Ctx, llvm::StringRef Name) {
   // The expression first: it may ask for the runtime's include, which goes in
   // before the declaration.
   std::string Expression = Ctx.insertedDeviceUse() ? Ctx.deviceExpression() : "";
-  insertRequiredIncludes(Ctx, Name);
+  std::vector<unsigned> IncludedAt = insertRequiredIncludes(Ctx, Name);
   if (!Expression.empty())
-    insertDeviceDeclaration(Ctx, Name, Expression);
+    insertDeviceDeclaration(Ctx, Name, Expression, IncludedAt);
 }
 
 } // namespace to_device_migrate
