@@ -66,13 +66,18 @@ bool MigrationContext::isExpansionInFile(SourceLocation Loc) const {
   return Loc.isValid() && sources().getFileID(sources().getExpansionLoc(Loc)) == File;
 }
 
+// A location inside a macro's body stands for the macro's use in the file (a
+// factory whose last argument is `-INFINITY` gets its options after
+// `INFINITY`, not in <math.h>); a macro argument, for where it is written.
 unsigned MigrationContext::offsetOf(SourceLocation Loc) const {
-  return sources().getFileOffset(sources().getSpellingLoc(Loc));
+  return sources().getFileOffset(sources().getFileLoc(Loc));
 }
 
 unsigned MigrationContext::offsetAfterToken(SourceLocation Loc) const {
   const SourceManager &SM = sources();
-  SourceLocation End = Lexer::getLocForEndOfToken(SM.getSpellingLoc(Loc), 0, SM, Ast->getLangOpts());
+  if (Loc.isMacroID() && !SM.isMacroArgExpansion(Loc))
+    Loc = SM.getExpansionRange(Loc).getEnd();
+  SourceLocation End = Lexer::getLocForEndOfToken(SM.getFileLoc(Loc), 0, SM, Ast->getLangOpts());
   return SM.getFileOffset(End);
 }
 

@@ -45,6 +45,10 @@ void MigrationContext::addEdit(unsigned Offset, unsigned Length, StringRef Text,
 
 void MigrationContext::recordEdit(Finding::Level Kind, unsigned Offset, unsigned Length,
                                   StringRef Text, StringRef Rule) {
+  // An offset computed from another file's location would land anywhere in
+  // this one: never recorded (found with a macro from <math.h>).
+  if (Offset + Length > Result.Original.size())
+    return;
   Edit E{Offset, Length, withFileNewlines(Text), Rule.str()};
   if (Result.hasEdit(E))
     return; // one template seen through two instantiations, or asked for twice

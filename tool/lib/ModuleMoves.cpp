@@ -178,6 +178,20 @@ void collectModuleMembers(MigrationContext &Ctx, const CXXRecordDecl &Record,
     ModuleAccess Access = Path;
     Access.Fields.push_back(Field);
     ModuleType Type = memberModuleType(*Field);
+    // Code creating the object cannot reach a private or protected member:
+    // only its class's constructors can move it, and none this run migrates
+    // builds it (`trainer.gen->to(device)` would not compile).
+    if (!InConstructorOf && Field->getAccess() != AS_public) {
+      if (Type.Handle != ModuleHandle::None && Type.Class && Rule.handles(*Type.Class))
+        Ctx.report(Path.Var ? Path.Var->getLocation() : Field->getLocation(), Finding::Level::Warning,
+                   "module member '" + Field->getName().str() + "' of '" +
+                       Record.getNameAsString() +
+                       "' is not public and no constructor of it in a file this run migrates "
+                       "builds it: not moved (migrate the file defining its constructor too, "
+                       "e.g. with --header-filter)",
+                   Rule.name());
+      continue;
+    }
     if (Type.Handle == ModuleHandle::None) {
       if (const CXXRecordDecl *Inner = Field->getType()->getAsCXXRecordDecl();
           Inner && isUserRecord(Inner) && !Field->getType()->isReferenceType())
