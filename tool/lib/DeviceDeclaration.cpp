@@ -46,8 +46,13 @@ void insertDeviceDeclaration(MigrationContext &Ctx, llvm::StringRef Name,
   if (AfterInclude)
     Text += Newline; // a blank line between the includes and the declaration
   Text += "// Where tensors, models and losses live (added by to-device-migrate)." + Newline;
-  Text += "const " + Ctx.torchNamespace().str() + "::Device " + DeviceName + "(" + Expression +
-          ");" + Newline;
+  // In a header, `inline` (C++17): the header's inline variables (a table
+  // built from the device) are initialised after it in every translation unit;
+  // a plain const is ordered only against other ordered variables, and such a
+  // table could see it before its initialisation, zero: the CPU.
+  const bool Inline = !Ctx.options().HeaderPrefix.empty() && Ctx.ast().getLangOpts().CPlusPlus17;
+  Text += std::string(Inline ? "inline " : "") + "const " + Ctx.torchNamespace().str() + "::Device " +
+          DeviceName + "(" + Expression + ");" + Newline;
   if (Offset < Code.size() && Code[Offset] != '\n' && Code[Offset] != '\r')
     Text += Newline;
   Ctx.insertSupportCode(Offset, Text, Name);
