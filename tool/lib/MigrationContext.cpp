@@ -1,4 +1,5 @@
 #include "MigrationContext.h"
+#include "HostWrites.h"
 #include "TorchTypes.h"
 #include "compat/LlvmCompat.h"
 
@@ -225,19 +226,8 @@ bool MigrationContext::registerInstead(const VarDecl &Var) {
 bool MigrationContext::registerInstead(const Expr &Initializer) {
   if (!Options.RegistryMode)
     return false;
-  const Expr *Current = &Initializer;
-  while (true) {
-    DynTypedNodeList Parents = Ast->getParents(*Current);
-    if (Parents.empty())
-      return false;
-    if (const auto *Var = Parents[0].get<VarDecl>())
-      return Var->getInit() && ignoreConversions(Var->getInit()) == &Initializer &&
-             registerInstead(*Var);
-    const auto *Wrapper = Parents[0].get<Expr>();
-    if (!Wrapper || ignoreConversions(Wrapper) != &Initializer)
-      return false;
-    Current = Wrapper;
-  }
+  const VarDecl *Var = initializedVariable(*Ast, Initializer);
+  return Var && registerInstead(*Var);
 }
 
 bool MigrationContext::isMigratedInThisRun(SourceLocation Loc) const {
