@@ -8,7 +8,9 @@
 #include "PerSampleCode.h"
 
 #include "clang/AST/Decl.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace to_device_migrate {
 
@@ -26,9 +28,19 @@ public:
     return ReturnsHostBuilt.count(F.getCanonicalDecl());
   }
 
+  /// The values the migrated files give tensor options that outlive a call
+  /// (a global or static member, a class member, what a function returns):
+  /// initialisers, assignments and return values. Empty when none is seen
+  /// (the options are set in a file this run does not parse).
+  llvm::ArrayRef<const clang::Expr *> optionsValues(const clang::Decl &D) const {
+    auto Found = OptionsValues.find(D.getCanonicalDecl());
+    return Found == OptionsValues.end() ? llvm::ArrayRef<const clang::Expr *>() : Found->second;
+  }
+
 private:
   PerSampleCode PerSample;
   llvm::DenseSet<const clang::FunctionDecl *> ReturnsHostBuilt;
+  llvm::DenseMap<const clang::Decl *, llvm::SmallVector<const clang::Expr *, 2>> OptionsValues;
 };
 
 } // namespace to_device_migrate

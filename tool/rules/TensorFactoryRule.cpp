@@ -1,6 +1,7 @@
 #include "TensorFactoryRule.h"
 #include "../lib/HostWrites.h"
 #include "../lib/Matchers.h"
+#include "../lib/ParseFacts.h"
 #include "../lib/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -18,30 +19,79 @@ using DeviceNamed = TensorFactoryRule::DeviceNamed;
 
 bool isDeviceSetter(StringRef Name) { return Name == "device" || Name == "device_index"; }
 
-DeviceNamed optionsNameDevice(const Expr *E, int Depth = 0) {
-  if (!E || Depth > 8)
+/// Whether options, as the program builds them, name a device. Options the
+/// program keeps (a member, a global, what its own function returns) are
+/// followed to the values it gives them; when none of those is in sight (set
+/// in another file) they name none: the device is added where they are used,
+/// as it is for a tensor received from another file. Only a parameter's
+/// options are the caller's business (Unknown).
+class OptionsDevice {
+public:
+  explicit OptionsDevice(const ParseFacts &Facts) : Facts(Facts) {}
+
+  DeviceNamed of(const Expr *E, int Depth = 0) {
+    if (!E || Depth > 8)
+      return DeviceNamed::Unknown;
+    E = E->IgnoreImplicit()->IgnoreParens()->IgnoreImplicit();
+    // `torch::TensorOptions(torch::kFloat)`: options built in place.
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+      return of(Cast->getSubExpr(), Depth + 1);
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E))
+      return ofMethodCall(*Member, Depth);
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+      return ofConstruction(*Construct, Depth);
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *F = Call->getDirectCallee();
+      if (!F || !F->getIdentifier())
+        return DeviceNamed::Unknown;
+      if (!isInNamespace(F, {"c10", "at", "torch"}))
+        return ofKept(*F, Depth);
+      if (isDeviceSetter(F->getName()))
+        return DeviceNamed::Yes;
+      return F->getName() == "pinned_memory" ? DeviceNamed::Unknown : DeviceNamed::No;
+    }
+    if (const auto *Choice = dyn_cast<AbstractConditionalOperator>(E)) {
+      DeviceNamed True = of(Choice->getTrueExpr(), Depth + 1);
+      return True == of(Choice->getFalseExpr(), Depth + 1) ? True : DeviceNamed::Unknown;
+    }
+    if (const auto *Member = dyn_cast<MemberExpr>(E))
+      return ofKept(*Member->getMemberDecl(), Depth);
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!Var || isa<ParmVarDecl>(Var))
+        return DeviceNamed::Unknown;
+      if (Var->hasGlobalStorage())
+        return ofKept(*Var, Depth);
+      return Var->hasInit() ? of(Var->getInit(), Depth + 1) : DeviceNamed::Unknown;
+    }
     return DeviceNamed::Unknown;
-  E = E->IgnoreImplicit()->IgnoreParens()->IgnoreImplicit();
-  // `torch::TensorOptions(torch::kFloat)`: options built in place.
-  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
-    return optionsNameDevice(Cast->getSubExpr(), Depth + 1);
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E)) {
-    const CXXMethodDecl *Method = Member->getMethodDecl();
+  }
+
+private:
+  DeviceNamed ofMethodCall(const CXXMemberCallExpr &Call, int Depth) {
+    const CXXMethodDecl *Method = Call.getMethodDecl();
     if (!Method || !Method->getIdentifier())
       return DeviceNamed::Unknown;
+    if (!isInNamespace(Method, {"c10", "at", "torch"}))
+      return ofKept(*Method, Depth); // `config.options()`: the program's own
     if (isDeviceSetter(Method->getName()))
+      return DeviceNamed::Yes;
+    // `x.options()`: like another tensor, wherever the program put it.
+    if (Method->getName() == "options" &&
+        isTensorType(Call.getImplicitObjectArgument()->IgnoreParenImpCasts()->getType()))
       return DeviceNamed::Yes;
     if (Method->getName() == "pinned_memory") // pinned + device is an error on CUDA
       return DeviceNamed::Unknown;
-    return optionsNameDevice(Member->getImplicitObjectArgument(), Depth + 1);
+    return of(Call.getImplicitObjectArgument(), Depth + 1);
   }
-  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
-    if (Construct->getNumArgs() == 0)
+
+  DeviceNamed ofConstruction(const CXXConstructExpr &Construct, int Depth) {
+    if (Construct.getNumArgs() == 0)
       return DeviceNamed::No;
-    const Expr *Arg = Construct->getArg(0);
+    const Expr *Arg = Construct.getArg(0);
     QualType T = Arg->getType();
     if (isTensorOptionsType(T))
-      return optionsNameDevice(Arg, Depth + 1); // a copy
+      return of(Arg, Depth + 1); // a copy
     // TensorOptions(device), TensorOptions(torch::kCUDA), TensorOptions("cuda:0")
     if (isDeviceType(T) || isDeviceTypeEnum(T) || T->isPointerType() || T->isArrayType())
       return DeviceNamed::Yes;
@@ -51,29 +101,29 @@ DeviceNamed optionsNameDevice(const Expr *E, int Depth = 0) {
       return DeviceNamed::No;
     return T->isRecordType() ? DeviceNamed::Yes : DeviceNamed::No; // std::string "cuda"
   }
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *F = Call->getDirectCallee();
-    if (!F || !F->getIdentifier())
-      return DeviceNamed::Unknown;
-    if (!isInNamespace(F, {"c10", "at", "torch"}))
-      return DeviceNamed::Unknown; // a user function: we cannot see what it sets
-    if (isDeviceSetter(F->getName()))
-      return DeviceNamed::Yes;
-    return F->getName() == "pinned_memory" ? DeviceNamed::Unknown : DeviceNamed::No;
+
+  /// Options the program keeps in `D` (or returns from it): the values it gives them.
+  DeviceNamed ofKept(const Decl &D, int Depth) {
+    if (!InProgress.insert(D.getCanonicalDecl()).second)
+      return DeviceNamed::No; // `opts = opts.dtype(k)`: the other values decide
+    llvm::ArrayRef<const Expr *> Values = Facts.optionsValues(D);
+    const auto *Var = dyn_cast<VarDecl>(&D);
+    const Expr *Initializer = Var ? Var->getAnyInitializer() : nullptr;
+    if (Values.empty() && Initializer) // defined outside the migrated files
+      Values = Initializer;
+    DeviceNamed Result = DeviceNamed::No;
+    for (const Expr *Value : Values) {
+      DeviceNamed Named = of(Value, Depth + 1);
+      if (Named == DeviceNamed::Yes || (Named == DeviceNamed::Unknown && Result == DeviceNamed::No))
+        Result = Named;
+    }
+    InProgress.erase(D.getCanonicalDecl());
+    return Result;
   }
-  if (const auto *Choice = dyn_cast<AbstractConditionalOperator>(E)) {
-    DeviceNamed True = optionsNameDevice(Choice->getTrueExpr(), Depth + 1);
-    return True == optionsNameDevice(Choice->getFalseExpr(), Depth + 1) ? True
-                                                                        : DeviceNamed::Unknown;
-  }
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-    if (!Var || isa<ParmVarDecl>(Var) || !Var->hasInit())
-      return DeviceNamed::Unknown;
-    return optionsNameDevice(Var->getInit(), Depth + 1);
-  }
-  return DeviceNamed::Unknown;
-}
+
+  const ParseFacts &Facts;
+  llvm::SmallPtrSet<const Decl *, 4> InProgress;
+};
 
 /// A bare braced list that initialises the options (`{torch::kFloat32}`): it
 /// has no type name for `.device(...)` to follow.
@@ -93,7 +143,7 @@ bool isPostfixExpression(const Expr *E) {
 }
 
 /// Whether a factory's options argument (as passed) names a device.
-DeviceNamed optionsDevice(const Expr *Options) {
+DeviceNamed optionsDevice(const ParseFacts &Facts, const Expr *Options) {
   if (isa<CXXDefaultArgExpr>(Options))
     return DeviceNamed::No;
   const Expr *Written = ignoreConversions(Options);
@@ -101,7 +151,7 @@ DeviceNamed optionsDevice(const Expr *Options) {
   if (isDeviceType(Type) || isDeviceTypeEnum(Type))
     return DeviceNamed::Yes;
   if (isTensorOptionsType(Type))
-    return optionsNameDevice(Written);
+    return OptionsDevice(Facts).of(Written);
   return DeviceNamed::No; // a dtype, layout or memory format converted implicitly
 }
 
@@ -195,7 +245,7 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
   if (OptionsIndex < 0 || static_cast<unsigned>(OptionsIndex) >= Call->getNumArgs())
     return;
   const Expr *Options = Call->getArg(OptionsIndex);
-  DeviceNamed Named = optionsDevice(Options);
+  DeviceNamed Named = optionsDevice(Ctx.facts(), Options);
   if (Named == DeviceNamed::Yes)
     return; // already placed (hard-coded devices are another rule's business)
   if (!Ctx.isRewritable(Call->getSourceRange())) {

@@ -2,8 +2,11 @@
 //   torch::randn({10, 10})             -> torch::randn({10, 10}, torch::device(device))
 //   torch::zeros({3}, torch::kFloat)   -> torch::zeros({3}, torch::TensorOptions(torch::kFloat).device(device))
 //   torch::ones({2}, torch::dtype(k))  -> torch::ones({2}, torch::dtype(k).device(device))
-// Calls whose options already name a device (or whose options cannot be seen,
-// such as a function parameter) are left alone, and so is per-sample code (a
+// Options the program keeps (a member, a global, a getter's result) are
+// followed to the values it gives them, and completed where they are used when
+// none names a device (none in sight: set in another file). Calls whose options
+// already name a device, copy a tensor's (`x.options()`), or come from a
+// function parameter (the caller's business) are left alone, and so is per-sample code (a
 // dataset's get(): the batch is moved instead). A factory in a macro body is
 // placed where the macro is used: MAKE_NOISE(3) -> MAKE_NOISE(3).to(device).
 #pragma once
