@@ -107,7 +107,98 @@ const CXXMemberCallExpr *calledOn(ASTContext &Ast, const DeclRefExpr &Ref) {
   }
 }
 
+/// The first ancestor of `E` that is not an implicit wrapper (a cast, a
+/// temporary, a conversion of a vector to a TensorList).
+const Stmt *userOf(ASTContext &Ast, const Expr &E) {
+  const Expr *Current = &E;
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(*Current);
+    if (Parents.empty())
+      return nullptr;
+    const auto *Parent = Parents[0].get<Expr>();
+    if (!Parent || !(isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr,
+                         CXXFunctionalCastExpr>(Parent) ||
+                     (isa<CXXConstructExpr>(Parent) && cast<CXXConstructExpr>(Parent)->getNumArgs() == 1)))
+      return Parents[0].get<Stmt>();
+    Current = Parent;
+  }
+}
+
+bool isNamedCall(const FunctionDecl *F, std::initializer_list<StringRef> Names) {
+  return F && F->getIdentifier() && llvm::is_contained(Names, F->getName());
+}
+
+/// `torch::tensor(row)`, `torch::from_blob(p, n).clone().unsqueeze(0)`: a
+/// tensor copied from host data, reshaped or converted on the host.
+bool isHostDataCopy(const Expr &E) {
+  const Expr *Current = ignoreConversions(&E)->IgnoreImplicit();
+  while (const auto *Method = dyn_cast<CXXMemberCallExpr>(Current)) {
+    if (!isTensorType(Method->getType()) || isNamedCall(Method->getMethodDecl(), {"to", "cuda", "cpu"}) ||
+        llvm::any_of(Method->arguments(), [](const Expr *Arg) { return isTensorType(Arg->getType()); }))
+      return false;
+    Current = Method->getImplicitObjectArgument()->IgnoreImplicit();
+  }
+  const auto *Call = dyn_cast<CallExpr>(Current);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return Callee && isLibraryDecl(Callee) && isNamedCall(Callee, {"tensor", "from_blob"});
+}
+
+bool isTensorVector(QualType Type) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Type->getAsCXXRecordDecl());
+  return Spec && Spec->getQualifiedNameAsString() == "std::vector" &&
+         Spec->getTemplateArgs().size() > 0 &&
+         Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+         isTensorType(Spec->getTemplateArgs()[0].getAsType());
+}
+
 } // namespace
+
+bool isGatheredHostRows(ASTContext &Ast, const VarDecl &Rows) {
+  if (!Rows.hasLocalStorage() || isa<ParmVarDecl>(Rows) || !isTensorVector(Rows.getType()))
+    return false;
+  // Empty to begin with: `std::vector<torch::Tensor> rows{state}` holds another tensor.
+  const auto *Init = dyn_cast_or_null<CXXConstructExpr>(Rows.getInit() ? Rows.getInit()->IgnoreImplicit() : nullptr);
+  if (Rows.getInit() && !(Init && Init->getNumArgs() == 0))
+    return false;
+  bool Filled = false, Joined = false;
+  const bool Other = anyUseIn(bodyOf(Rows), Rows, [&](const DeclRefExpr &Ref) {
+    if (const CXXMemberCallExpr *Call = calledOn(Ast, Ref)) {
+      const CXXMethodDecl *Method = Call->getMethodDecl();
+      if (isNamedCall(Method, {"size", "empty", "reserve", "clear", "capacity"}))
+        return false;
+      if (isNamedCall(Method, {"push_back", "emplace_back"}) && Call->getNumArgs() == 1 &&
+          isHostDataCopy(*Call->getArg(0)))
+        return !(Filled = true);
+      return true;
+    }
+    const auto *Join = dyn_cast_or_null<CallExpr>(userOf(Ast, Ref));
+    const FunctionDecl *Callee = Join ? Join->getDirectCallee() : nullptr;
+    if (Callee && isLibraryDecl(Callee) && isNamedCall(Callee, {"stack", "cat", "vstack", "hstack"}) &&
+        Join->getNumArgs() > 0 && ignoreConversions(Join->getArg(0))->IgnoreParenImpCasts() ==
+                                      ignoreConversions(&Ref)->IgnoreParenImpCasts())
+      return !(Joined = true);
+    return true;
+  });
+  return !Other && Filled && Joined;
+}
+
+const VarDecl *gatheredInto(ASTContext &Ast, const Expr &Factory) {
+  // Up the host-side chain (`.clone()`, `.unsqueeze(0)`) to what is appended.
+  const Expr *Row = &Factory;
+  while (true) {
+    const auto *Parent = dyn_cast_or_null<MemberExpr>(userOf(Ast, *Row));
+    const auto *Call = Parent ? dyn_cast_or_null<CXXMemberCallExpr>(userOf(Ast, *Parent)) : nullptr;
+    if (!Call || !isTensorType(Call->getType()))
+      break;
+    Row = Call;
+  }
+  const auto *Append = dyn_cast_or_null<CXXMemberCallExpr>(userOf(Ast, *Row));
+  if (!Append || !isNamedCall(Append->getMethodDecl(), {"push_back", "emplace_back"}))
+    return nullptr;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Append->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const auto *Rows = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return Rows && isGatheredHostRows(Ast, *Rows) ? Rows : nullptr;
+}
 
 bool isWriteAccess(ASTContext &Ast, const CXXMemberCallExpr &Access) {
   if (isWrittenThrough(Ast, Access))

@@ -35,4 +35,16 @@ bool buildsHostBuiltTensor(clang::ASTContext &Ast, const clang::Expr &Factory);
 /// True if `F` returns a host-built tensor (`return state;`, isHostBuiltTensor()).
 bool returnsHostBuiltTensor(clang::ASTContext &Ast, const clang::FunctionDecl &F);
 
+/// Rows gathered on the host: a local `std::vector<torch::Tensor>` that is
+/// only filled with tensors copied from host data (`torch::tensor(row)`,
+/// `torch::from_blob(p, n).clone()`) and then joined (`torch::stack(rows)`,
+/// `torch::cat(rows)`). Placing each row would copy once per row; the rows
+/// stay on the CPU and the joined batch is moved, one copy, as its authors
+/// would write it.
+bool isGatheredHostRows(clang::ASTContext &Ast, const clang::VarDecl &Rows);
+
+/// The gathered host rows (isGatheredHostRows()) `Factory`'s tensor is
+/// appended to, or null.
+const clang::VarDecl *gatheredInto(clang::ASTContext &Ast, const clang::Expr &Factory);
+
 } // namespace to_device_migrate

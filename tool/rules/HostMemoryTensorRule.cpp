@@ -1,4 +1,5 @@
 #include "HostMemoryTensorRule.h"
+#include "../lib/HostWrites.h"
 #include "../lib/Matchers.h"
 #include "../lib/TorchTypes.h"
 #include "compat/LlvmCompat.h"
@@ -32,17 +33,34 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
   auto DeviceCopy = clang::transformer::run([this](const MatchFinder::MatchResult &Result) -> Expected<std::string> {
     const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
     if (Ctx.isKeptOnCpu(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call) ||
-        isMovedToDevice(Ctx.ast(), *Call))
+        isMovedToDevice(Ctx.ast(), *Call) || gatheredInto(Ctx.ast(), *Call))
       return std::string(); // the user keeps it on the CPU, the batch is moved, or it is moved
     if (Ctx.registerInstead(*Call))
       return std::string(); // the registry moves it
     return ".to(" + Ctx.deviceAt(*Call) + ")";
   });
 
+  // Rows copied from host data one by one and joined: the joined batch is
+  // moved, once (HostWrites.h, isGatheredHostRows).
+  auto Join = traverse(
+      TK_IgnoreUnlessSpelledInSource,
+      callExpr(callee(functionDecl(hasAnyName("::torch::stack", "::at::stack", "::torch::cat", "::at::cat",
+                                              "::torch::vstack", "::at::vstack", "::torch::hstack",
+                                              "::at::hstack"))),
+               isExpansionInFile(Ctx.file()), unless(isInTemplateInstantiation()), unless(MovedToDevice),
+               hasArgument(0, ignoringImplicit(declRefExpr(to(varDecl().bind("rows"))))))
+          .bind("call"));
+  auto JoinedCopy = clang::transformer::run([this, DeviceCopy](const MatchFinder::MatchResult &Result) -> Expected<std::string> {
+    if (!isGatheredHostRows(Ctx.ast(), *Result.Nodes.getNodeAs<VarDecl>("rows")))
+      return std::string();
+    return DeviceCopy->eval(Result);
+  });
+
   // A tensor over host memory, copied to the device.
   compat::emplaceTransformer(Rewriter,
                              applyFirst({makeRule(FromBlob, insertAfter(node("call"), DeviceCopy)),
-                                         makeRule(InstantiatedFromBlob, insertAfter(node("call"), DeviceCopy))}),
+                                         makeRule(InstantiatedFromBlob, insertAfter(node("call"), DeviceCopy)),
+                                         makeRule(Join, insertAfter(node("call"), JoinedCopy))}),
                    [this](Expected<tooling::AtomicChange> Change) {
                      if (!Change) {
                        Ctx.report(SourceLocation(), Finding::Level::Warning,
@@ -58,6 +76,6 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
 
 static RuleRegistry::Add<RuleFactoryFor<HostMemoryTensorRule, 20>>
     Registration("host-memory-tensor",
-                 "move tensors built over host memory (from_blob) with .to(device)");
+                 "move tensors built over host memory (from_blob) with .to(device), and rows copied from host data once they are joined");
 
 } // namespace to_device_migrate

@@ -1,6 +1,9 @@
 // host-memory-tensor: a tensor built over host memory must be copied to the
 // device; giving from_blob a device would claim the pointer is device memory.
 //   torch::from_blob(data, {2, 3})  ->  torch::from_blob(data, {2, 3}).to(device)
+// Rows copied from host data one by one into a vector and joined stay on the
+// CPU, and the joined batch is moved: one copy, not one per row.
+//   rows.push_back(torch::tensor(row));  torch::stack(rows)  ->  torch::stack(rows).to(device)
 // Written as a Clang Transformer rule: it needs no context beyond the match.
 #pragma once
 
