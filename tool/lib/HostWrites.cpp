@@ -1,4 +1,5 @@
 #include "HostWrites.h"
+#include "PerSampleCode.h"
 #include "TorchTypes.h"
 
 #include "clang/AST/ParentMapContext.h"
@@ -182,22 +183,53 @@ bool isGatheredHostRows(ASTContext &Ast, const VarDecl &Rows) {
   return !Other && Filled && Joined;
 }
 
-const VarDecl *gatheredInto(ASTContext &Ast, const Expr &Factory) {
-  // Up the host-side chain (`.clone()`, `.unsqueeze(0)`) to what is appended.
-  const Expr *Row = &Factory;
+/// Up the host-side chain of tensor methods (`.clone()`, `.unsqueeze(0)`)
+/// that `Copy` is the start of, to its last call.
+const Expr &endOfChain(ASTContext &Ast, const Expr &Copy) {
+  const Expr *End = &Copy;
   while (true) {
-    const auto *Parent = dyn_cast_or_null<MemberExpr>(userOf(Ast, *Row));
+    const auto *Parent = dyn_cast_or_null<MemberExpr>(userOf(Ast, *End));
     const auto *Call = Parent ? dyn_cast_or_null<CXXMemberCallExpr>(userOf(Ast, *Parent)) : nullptr;
     if (!Call || !isTensorType(Call->getType()))
-      break;
-    Row = Call;
+      return *End;
+    End = Call;
   }
+}
+
+const VarDecl *gatheredInto(ASTContext &Ast, const Expr &Factory) {
+  const Expr *Row = &endOfChain(Ast, Factory);
   const auto *Append = dyn_cast_or_null<CXXMemberCallExpr>(userOf(Ast, *Row));
   if (!Append || !isNamedCall(Append->getMethodDecl(), {"push_back", "emplace_back"}))
     return nullptr;
   const auto *Ref = dyn_cast<DeclRefExpr>(Append->getImplicitObjectArgument()->IgnoreParenImpCasts());
   const auto *Rows = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   return Rows && isGatheredHostRows(Ast, *Rows) ? Rows : nullptr;
+}
+
+bool holdsHostData(const VarDecl &Var) {
+  return Var.hasLocalStorage() && !isa<ParmVarDecl>(Var) && isTensorType(Var.getType()) &&
+         Var.getInit() && isHostDataCopy(*Var.getInit());
+}
+
+const VarDecl *heldHostData(ASTContext &Ast, const Expr &Copy) {
+  const VarDecl *Var = initializedVariable(Ast, endOfChain(Ast, Copy));
+  return Var && holdsHostData(*Var) ? Var : nullptr;
+}
+
+bool isHandedToPerSampleCode(ASTContext &Ast, const VarDecl &Var) {
+  return anyUseIn(bodyOf(Var), Var, [&](const DeclRefExpr &Ref) {
+    const auto *Call = dyn_cast_or_null<CallExpr>(userOf(Ast, Ref));
+    const auto *Method = Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
+    return Method && isPerSampleClass(Method->getParent()) &&
+           llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
+             return ignoreConversions(Arg)->IgnoreImplicit() == ignoreConversions(&Ref)->IgnoreImplicit();
+           });
+  });
+}
+
+bool waitsForPerSampleCode(ASTContext &Ast, const Expr &Copy) {
+  const VarDecl *Held = heldHostData(Ast, Copy);
+  return Held && isHandedToPerSampleCode(Ast, *Held);
 }
 
 bool isWriteAccess(ASTContext &Ast, const CXXMemberCallExpr &Access) {

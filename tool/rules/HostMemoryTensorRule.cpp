@@ -33,8 +33,9 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
   auto DeviceCopy = clang::transformer::run([this](const MatchFinder::MatchResult &Result) -> Expected<std::string> {
     const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
     if (Ctx.isKeptOnCpu(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call) ||
-        isMovedToDevice(Ctx.ast(), *Call) || gatheredInto(Ctx.ast(), *Call))
-      return std::string(); // the user keeps it on the CPU, the batch is moved, or it is moved
+        isMovedToDevice(Ctx.ast(), *Call) || gatheredInto(Ctx.ast(), *Call) ||
+        waitsForPerSampleCode(Ctx.ast(), *Call))
+      return std::string(); // kept on the CPU by the user or for host code; moved later or already
     if (Ctx.registerInstead(*Call))
       return std::string(); // the registry moves it
     return ".to(" + Ctx.deviceAt(*Call) + ")";

@@ -4,6 +4,8 @@
 // Rows copied from host data one by one into a vector and joined stay on the
 // CPU, and the joined batch is moved: one copy, not one per row.
 //   rows.push_back(torch::tensor(row));  torch::stack(rows)  ->  torch::stack(rows).to(device)
+// An image handed to per-sample code (a transform) stays on the host until
+// then; received-tensor moves what the transform returns.
 // Written as a Clang Transformer rule: it needs no context beyond the match.
 #pragma once
 

@@ -1,4 +1,5 @@
 #include "ReceivedTensorRule.h"
+#include "../lib/HostWrites.h"
 #include "../lib/Matchers.h"
 #include "../lib/PerSampleCode.h"
 #include "../lib/TorchTypes.h"
@@ -52,7 +53,15 @@ bool isPlacedSource(MigrationContext &Ctx, const FunctionDecl &F) {
          !Ctx.perSample().isPerSampleFunction(&F) && !Ctx.facts().returnsHostBuiltTensor(F);
 }
 
-/// `x.cpu()`, `x.to(torch::kCPU)`: already a host tensor.
+/// A copy of host data that the tool leaves on the host for the per-sample
+/// code it is handed to (HostWrites.h).
+bool isHeldHostData(const Expr &E) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(ignoreConversions(&E)->IgnoreParenImpCasts());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return Var && holdsHostData(*Var);
+}
+
+/// `x.cpu()`, `x.to(torch::kCPU)`: the program asks for a host tensor.
 bool isOnHost(const Expr &E) {
   const auto *Call = dyn_cast<CXXMemberCallExpr>(E.IgnoreParenImpCasts());
   const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
@@ -145,19 +154,23 @@ void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
 void ReceivedTensorRule::crossIntoPerSampleCode(const CallExpr &Call, const CXXMethodDecl &Method) {
   if (!Ctx.mayRewrite(Call.getSourceRange(), name()))
     return;
-  bool Crossed = false;
+  bool Crossed = false, Brought = false;
   // An operator() call's first argument is the object itself.
   for (unsigned I = isa<CXXOperatorCallExpr>(Call) ? 1 : 0; I < Call.getNumArgs(); ++I) {
     const Expr *Arg = Call.getArg(I)->IgnoreImplicit();
     if (!isTensorType(Arg->getType()) || isa<CXXDefaultArgExpr>(Arg) || isOnHost(*Arg) ||
         !Ctx.isRewritable(Arg->getSourceRange()))
       continue;
+    if (isHeldHostData(*Arg)) { // on the host already, for this call
+      Crossed = true;
+      continue;
+    }
     bool Postfix = isa<CallExpr, DeclRefExpr, MemberExpr, ParenExpr>(Arg) &&
                    !isa<CXXOperatorCallExpr>(Arg);
     if (!Postfix)
       Ctx.insert(Ctx.offsetOf(Arg->getBeginLoc()), "(", name());
     Ctx.insert(Ctx.offsetAfterToken(Arg->getEndLoc()), Postfix ? ".cpu()" : ").cpu()", name());
-    Crossed = true;
+    Crossed = Brought = true;
   }
   if (!Crossed)
     return;
@@ -169,9 +182,10 @@ void ReceivedTensorRule::crossIntoPerSampleCode(const CallExpr &Call, const CXXM
     Ctx.insert(Ctx.offsetAfterToken(Call.getEndLoc()), ".to(" + Ctx.deviceAt(Call) + ")", name());
   Ctx.report(compat::beginOf(Call), Finding::Level::Note,
              "'" + Method.getParent()->getNameAsString() +
-                 "' is per-sample code, which stays on the CPU: the tensors handed to it "
-                 "are brought to the host" +
-                 (Returned ? ", and what it returns is moved back to the device" : ""),
+                 "' is per-sample code, which stays on the CPU: " +
+                 (Brought ? "the tensors handed to it are brought to the host"
+                          : "what it is handed was built on the host and stays there until then") +
+                 (Returned ? std::string(", and what it returns is moved ") + (Brought ? "back " : "") + "to the device" : ""),
              name());
 }
 

@@ -239,8 +239,9 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = Ctx.sources();
   if (!Callee || !Ctx.isExpansionInFile(Call->getBeginLoc()) ||
       Ctx.isKeptOnCpu(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call) ||
-      buildsHostBuiltTensor(Ctx.ast(), *Call) || gatheredInto(Ctx.ast(), *Call))
-    return; // stays on the CPU: host code writes it, or the joined rows are moved
+      buildsHostBuiltTensor(Ctx.ast(), *Call) || gatheredInto(Ctx.ast(), *Call) ||
+      waitsForPerSampleCode(Ctx.ast(), *Call))
+    return; // stays on the CPU for host code; moved once joined or transformed
   int OptionsIndex = optionsParameterIndex(*Callee);
   if (OptionsIndex < 0 || static_cast<unsigned>(OptionsIndex) >= Call->getNumArgs())
     return;
