@@ -60,8 +60,11 @@ struct SimGuardImpl final : public c10::impl::DeviceGuardImplInterface {
 std::array<std::atomic<std::uint64_t>, 4> counters; // h2d copies, bytes, d2h copies, bytes
 
 void report_at_exit() {
-  if (todevice::detail::switched_on("TODEVICE_SIM_REPORT"))
-    std::fprintf(stderr, "%s\n", format_stats(stats()).c_str());
+  if (!todevice::detail::switched_on("TODEVICE_SIM_REPORT"))
+    return;
+  std::fprintf(stderr, "%s\n", format_stats(stats()).c_str());
+  if (counting_operators())
+    std::fprintf(stderr, "%s\n", format_operator_stats(operator_stats()).c_str());
 }
 
 // --- registration ---------------------------------------------------------------
@@ -135,6 +138,8 @@ void register_all() {
   // (main) thread now gives both the same team, hence bit-identical gradients.
   at::init_num_threads();
   todevice::register_named_device("sim", c10::Device(kSimType, 0));
+  if (todevice::detail::switched_on("TODEVICE_SIM_REPORT"))
+    count_operators();
   std::atexit(&report_at_exit);
 }
 

@@ -109,6 +109,7 @@ void sim_fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   const std::size_t first = stack->size() - nargs;
   check_placement(schema, *stack, first);
 
+  FallbackScope simulators_own_work;
   CpuAliases aliases;
   for (std::size_t i = first; i < stack->size(); ++i)
     (*stack)[i] = to_cpu(aliases, (*stack)[i]);

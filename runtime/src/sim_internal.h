@@ -56,6 +56,16 @@ void register_accelerator_hooks();
 void count_host_to_device(std::uint64_t bytes);
 void count_device_to_host(std::uint64_t bytes);
 
+// Heavy operator calls, by device (sim_operators.cpp, count_operators()).
+// Operators run while a FallbackScope is alive are the simulator's own work.
+bool counting_operators();
+struct FallbackScope {
+  FallbackScope();
+  ~FallbackScope();
+  FallbackScope(const FallbackScope&) = delete;
+  FallbackScope& operator=(const FallbackScope&) = delete;
+};
+
 // --- sim_ops.cpp / sim_fallback.cpp --------------------------------------------
 void register_native_kernels(torch::Library& aten_xpu);
 // For the XPU and AutogradXPU keys.

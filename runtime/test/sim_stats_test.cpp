@@ -43,6 +43,25 @@ TEST(SimStats, ResetZeroesEveryCounter) {
             0u);
 }
 
+TEST(SimStats, HeavyOperatorsCountedWhereTheyRun) {
+  todevice::sim::count_operators();
+  auto before = todevice::sim::operator_stats();
+  auto x = torch::randn({2, 4});
+  auto w = torch::randn({4, 3});
+  auto on_host = torch::mm(x, w);
+  // Run by the simulator with CPU kernels on host aliases: still the device's.
+  auto on_device = torch::mm(x.to(device()), w.to(device()));
+  auto image = torch::randn({1, 1, 5, 5}).to(device());
+  auto convolved = torch::conv2d(image, torch::randn({1, 1, 3, 3}).to(device()));
+  auto elementwise = (x + 1).exp(); // not a heavy operator
+  auto after = todevice::sim::operator_stats();
+  EXPECT_EQ(after.heavy_on_host - before.heavy_on_host, 1u);
+  EXPECT_GE(after.heavy_on_device - before.heavy_on_device, 2u);
+  EXPECT_EQ(after.first_heavy_on_host, "aten::mm");
+  EXPECT_EQ(todevice::sim::format_operator_stats({3, 1, "aten::addmm"}),
+            "todevice_sim: heavy operators: 3 on the device, 1 on the host (the first: aten::addmm)");
+}
+
 TEST(SimStats, ReportPrintedAtExitWhenRequested) {
   // A fresh process, not a fork: a forked child inherits none of the parent's
   // threads, and LeakSanitizer then reports their thread-local data as leaked.

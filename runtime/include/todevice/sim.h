@@ -55,5 +55,28 @@ void reset_stats();
 /// environment variable TODEVICE_SIM_REPORT=1.
 std::string format_stats(const TransferStats& s);
 
+/// Calls of the heavy operators (matrix products, convolutions, recurrent
+/// layers) the program made, by where their first tensor lived. Counted once
+/// count_operators() has run (it installs a callback on every operator call);
+/// the operators the simulator runs on host aliases for a device operator are
+/// not counted. A migrated model left on the CPU shows up here even when
+/// nothing mixes devices.
+struct OperatorStats {
+  std::uint64_t heavy_on_device = 0;
+  std::uint64_t heavy_on_host = 0;
+  std::string first_heavy_on_host; ///< its name, e.g. "aten::addmm"; empty if none
+};
+
+/// Starts counting heavy operator calls (a no-op when counting already).
+/// TODEVICE_SIM_REPORT=1 at startup starts it. Thread-safe.
+void count_operators();
+
+/// Counters since counting started. Thread-safe.
+OperatorStats operator_stats();
+
+/// One-line summary of `s`, printed after format_stats()'s at exit when
+/// TODEVICE_SIM_REPORT=1 and operators are counted.
+std::string format_operator_stats(const OperatorStats& s);
+
 } // namespace sim
 } // namespace todevice

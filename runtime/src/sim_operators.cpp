@@ -1,0 +1,96 @@
+// Where the program's heavy operators run (matrix products, convolutions,
+// recurrent layers): a migration that leaves a model on the CPU runs without a
+// placement error when everything else stayed there too, so the copy counts
+// alone cannot show it. Counted with a RecordFunction callback, which sees
+// every operator call the program makes through the dispatcher.
+#include "sim_internal.h"
+
+#include "todevice/sim.h"
+
+#include <ATen/record_function.h>
+
+#include <atomic>
+#include <cstring>
+#include <mutex>
+
+namespace todevice {
+namespace sim {
+namespace detail {
+namespace {
+
+std::atomic<std::uint64_t> heavy_on_device{0}, heavy_on_host{0};
+std::once_flag first_on_host_set;
+std::string first_on_host; // written once, under first_on_host_set
+
+// The CPU kernels the simulator runs for an operator call their own operators
+// on host aliases of device memory: those are the device's work, not the host's.
+thread_local int fallback_depth = 0;
+
+bool is_heavy(const char* name) {
+  static const char* const heavy[] = {"aten::mm",         "aten::addmm",       "aten::bmm",
+                                      "aten::baddbmm",    "aten::addbmm",      "aten::convolution", 
+                                      "aten::lstm",       "aten::gru",         "aten::rnn_tanh",
+                                      "aten::rnn_relu"};
+  for (const char* h : heavy)
+    if (std::strcmp(name, h) == 0)
+      return true;
+  return false;
+}
+
+std::unique_ptr<at::ObserverContext> count_heavy(const at::RecordFunction& fn) {
+  if (fallback_depth > 0 || !is_heavy(fn.name()))
+    return nullptr;
+  for (const c10::IValue& input : fn.inputs()) {
+    if (!input.isTensor() || !input.toTensor().defined())
+      continue;
+    if (is_sim(input.toTensor())) {
+      heavy_on_device.fetch_add(1, std::memory_order_relaxed);
+    } else {
+      heavy_on_host.fetch_add(1, std::memory_order_relaxed);
+      std::call_once(first_on_host_set, [&] { first_on_host = fn.name(); });
+    }
+    break;
+  }
+  return nullptr;
+}
+
+} // namespace
+
+FallbackScope::FallbackScope() { ++fallback_depth; }
+FallbackScope::~FallbackScope() { --fallback_depth; }
+
+std::atomic<bool> counting{false};
+
+bool counting_operators() { return counting.load(); }
+
+} // namespace detail
+
+void count_operators() {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    at::addGlobalCallback(at::RecordFunctionCallback(&detail::count_heavy)
+                              .needsInputs(true)
+                              .scopes({at::RecordScope::FUNCTION}));
+    detail::counting.store(true);
+  });
+}
+
+OperatorStats operator_stats() {
+  OperatorStats s;
+  s.heavy_on_device = detail::heavy_on_device.load();
+  s.heavy_on_host = detail::heavy_on_host.load();
+  if (s.heavy_on_host > 0)
+    s.first_heavy_on_host = detail::first_on_host;
+  return s;
+}
+
+std::string format_operator_stats(const OperatorStats& s) {
+  std::string line = "todevice_sim: heavy operators: " + std::to_string(s.heavy_on_device) +
+                     " on the device, " + std::to_string(s.heavy_on_host) + " on the host";
+  if (!s.first_heavy_on_host.empty())
+    line += " (the first: " + s.first_heavy_on_host + ")";
+  return line;
+}
+
+} // namespace sim
+} // namespace todevice
