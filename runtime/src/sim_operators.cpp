@@ -25,6 +25,16 @@ std::string first_on_host; // written once, under first_on_host_set
 // The CPU kernels the simulator runs for an operator call their own operators
 // on host aliases of device memory: those are the device's work, not the host's.
 thread_local int fallback_depth = 0;
+// Backward passes follow their forward pass's devices, and the recurrent
+// layers' backward runs on the CPU by design (sim_rnn.cpp): only the
+// program's forward calls are counted.
+thread_local int backward_depth = 0;
+
+std::unique_ptr<at::ObserverContext> enter_backward(const at::RecordFunction&) {
+  ++backward_depth;
+  return nullptr;
+}
+void leave_backward(const at::RecordFunction&, at::ObserverContext*) { --backward_depth; }
 
 bool is_heavy(const char* name) {
   static const char* const heavy[] = {"aten::mm",         "aten::addmm",       "aten::bmm",
@@ -38,7 +48,7 @@ bool is_heavy(const char* name) {
 }
 
 std::unique_ptr<at::ObserverContext> count_heavy(const at::RecordFunction& fn) {
-  if (fallback_depth > 0 || !is_heavy(fn.name()))
+  if (fallback_depth > 0 || backward_depth > 0 || !is_heavy(fn.name()))
     return nullptr;
   for (const c10::IValue& input : fn.inputs()) {
     if (!input.isTensor() || !input.toTensor().defined())
@@ -71,6 +81,8 @@ void count_operators() {
     at::addGlobalCallback(at::RecordFunctionCallback(&detail::count_heavy)
                               .needsInputs(true)
                               .scopes({at::RecordScope::FUNCTION}));
+    at::addGlobalCallback(at::RecordFunctionCallback(&detail::enter_backward, &detail::leave_backward)
+                              .scopes({at::RecordScope::BACKWARD_FUNCTION}));
     detail::counting.store(true);
   });
 }

@@ -69,7 +69,10 @@ void run_on_cpu(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
     (*stack)[i] = convert_tensors((*stack)[i], [](const at::Tensor& t) {
       return is_sim(t) ? SimToCpu::apply(t) : t;
     });
-  op.callBoxed(stack);
+  {
+    FallbackScope simulators_own_work; // the device's call was counted already
+    op.callBoxed(stack);
+  }
   for (std::size_t i = stack->size() - nret; i < stack->size(); ++i)
     (*stack)[i] = convert_tensors((*stack)[i], [](const at::Tensor& t) {
       return t.device().is_cpu() ? CpuToSim::apply(t) : t;

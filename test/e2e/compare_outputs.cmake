@@ -5,6 +5,10 @@
 # With EXPECT_FAILURE=<text>, the runs must instead fail with <text> on stderr
 # (EXPECTED is not run). With MAX_HOST_TO_DEVICE_COPIES=<n>, the runs are on
 # the simulator with its report on, and may make at most <n> host->device copies.
+# Every run on the simulator (TODEVICE=sim) must run its heavy operators
+# (matrix products, convolutions, recurrent layers) there, none on the host,
+# unless HEAVY_ON_HOST_ALLOWED is set: a model left on the CPU with all its
+# inputs runs without a placement error, so only the simulator's count shows it.
 string(REPLACE "," ";" runs "${RUNS}")
 if(NOT DEFINED EXPECT_FAILURE)
   if(NOT EXISTS "${EXPECTED}")
@@ -27,7 +31,11 @@ foreach(run IN LISTS runs)
   if(run MATCHES "@")
     list(GET parts 1 env)
   endif()
-  if(DEFINED MAX_HOST_TO_DEVICE_COPIES)
+  set(on_sim FALSE)
+  if(env MATCHES "TODEVICE=sim")
+    set(on_sim TRUE)
+  endif()
+  if(DEFINED MAX_HOST_TO_DEVICE_COPIES OR on_sim)
     list(APPEND env TODEVICE_SIM_REPORT=1)
   endif()
   if(NOT EXISTS "${program}")
@@ -63,6 +71,15 @@ foreach(run IN LISTS runs)
       message(FATAL_ERROR "${where}: ${copies} host->device copies, more than ${MAX_HOST_TO_DEVICE_COPIES}")
     endif()
     message(STATUS "${where}: ${copies} host->device copies (at most ${MAX_HOST_TO_DEVICE_COPIES})")
+  endif()
+  if(on_sim AND NOT HEAVY_ON_HOST_ALLOWED)
+    if(NOT err MATCHES "heavy operators: ([0-9]+) on the device, ([0-9]+) on the host([^\n]*)")
+      message(FATAL_ERROR "${where}: no heavy-operator report on stderr:\n${err}")
+    endif()
+    if(NOT CMAKE_MATCH_2 EQUAL 0)
+      message(FATAL_ERROR "${where}: ${CMAKE_MATCH_2} heavy operator calls ran on the host${CMAKE_MATCH_3}")
+    endif()
+    message(STATUS "${where}: ${CMAKE_MATCH_1} heavy operator calls on the device, none on the host")
   endif()
   message(STATUS "${where}: same output")
 endforeach()

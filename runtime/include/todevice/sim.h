@@ -56,7 +56,8 @@ void reset_stats();
 std::string format_stats(const TransferStats& s);
 
 /// Calls of the heavy operators (matrix products, convolutions, recurrent
-/// layers) the program made, by where their first tensor lived. Counted once
+/// layers) the program made outside backward passes (which follow their
+/// forward pass's devices), by where their first tensor lived. Counted once
 /// count_operators() has run (it installs a callback on every operator call);
 /// the operators the simulator runs on host aliases for a device operator are
 /// not counted. A migrated model left on the CPU shows up here even when
