@@ -20,7 +20,9 @@ namespace {
 
 std::atomic<std::uint64_t> heavy_on_device{0}, heavy_on_host{0};
 std::once_flag first_on_host_set;
-std::string first_on_host; // written once, under first_on_host_set
+// Written once, under first_on_host_set. A plain array: the report reads it at
+// exit, possibly after a std::string here would have been destroyed.
+char first_on_host[96] = {};
 
 // The CPU kernels the simulator runs for an operator call their own operators
 // on host aliases of device memory: those are the device's work, not the host's.
@@ -57,7 +59,8 @@ std::unique_ptr<at::ObserverContext> count_heavy(const at::RecordFunction& fn) {
       heavy_on_device.fetch_add(1, std::memory_order_relaxed);
     } else {
       heavy_on_host.fetch_add(1, std::memory_order_relaxed);
-      std::call_once(first_on_host_set, [&] { first_on_host = fn.name(); });
+      std::call_once(first_on_host_set,
+                     [&] { std::strncpy(first_on_host, fn.name(), sizeof first_on_host - 1); });
     }
     break;
   }
@@ -81,8 +84,9 @@ void count_operators() {
     at::addGlobalCallback(at::RecordFunctionCallback(&detail::count_heavy)
                               .needsInputs(true)
                               .scopes({at::RecordScope::FUNCTION}));
-    at::addGlobalCallback(at::RecordFunctionCallback(&detail::enter_backward, &detail::leave_backward)
-                              .scopes({at::RecordScope::BACKWARD_FUNCTION}));
+    at::addGlobalCallback(
+        at::RecordFunctionCallback(&detail::enter_backward, &detail::leave_backward)
+            .scopes({at::RecordScope::BACKWARD_FUNCTION}));
     detail::counting.store(true);
   });
 }
@@ -96,7 +100,7 @@ OperatorStats operator_stats() {
   return s;
 }
 
-std::string format_operator_stats(const OperatorStats& s) {
+std::string format_operator_stats(const OperatorStats &s) {
   std::string line = "todevice_sim: heavy operators: " + std::to_string(s.heavy_on_device) +
                      " on the device, " + std::to_string(s.heavy_on_host) + " on the host";
   if (!s.first_heavy_on_host.empty())

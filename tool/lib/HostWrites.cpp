@@ -117,9 +117,10 @@ const Stmt *userOf(ASTContext &Ast, const Expr &E) {
     if (Parents.empty())
       return nullptr;
     const auto *Parent = Parents[0].get<Expr>();
-    if (!Parent || !(isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr,
-                         CXXFunctionalCastExpr>(Parent) ||
-                     (isa<CXXConstructExpr>(Parent) && cast<CXXConstructExpr>(Parent)->getNumArgs() == 1)))
+    if (!Parent ||
+        !(isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr,
+              CXXFunctionalCastExpr>(Parent) ||
+          (isa<CXXConstructExpr>(Parent) && cast<CXXConstructExpr>(Parent)->getNumArgs() == 1)))
       return Parents[0].get<Stmt>();
     Current = Parent;
   }
@@ -134,8 +135,10 @@ bool isNamedCall(const FunctionDecl *F, std::initializer_list<StringRef> Names) 
 bool isHostDataCopy(const Expr &E) {
   const Expr *Current = ignoreConversions(&E)->IgnoreImplicit();
   while (const auto *Method = dyn_cast<CXXMemberCallExpr>(Current)) {
-    if (!isTensorType(Method->getType()) || isNamedCall(Method->getMethodDecl(), {"to", "cuda", "cpu"}) ||
-        llvm::any_of(Method->arguments(), [](const Expr *Arg) { return isTensorType(Arg->getType()); }))
+    if (!isTensorType(Method->getType()) ||
+        isNamedCall(Method->getMethodDecl(), {"to", "cuda", "cpu"}) ||
+        llvm::any_of(Method->arguments(),
+                     [](const Expr *Arg) { return isTensorType(Arg->getType()); }))
       return false;
     Current = Method->getImplicitObjectArgument()->IgnoreImplicit();
   }
@@ -158,7 +161,8 @@ bool isGatheredHostRows(ASTContext &Ast, const VarDecl &Rows) {
   if (!Rows.hasLocalStorage() || isa<ParmVarDecl>(Rows) || !isTensorVector(Rows.getType()))
     return false;
   // Empty to begin with: `std::vector<torch::Tensor> rows{state}` holds another tensor.
-  const auto *Init = dyn_cast_or_null<CXXConstructExpr>(Rows.getInit() ? Rows.getInit()->IgnoreImplicit() : nullptr);
+  const auto *Init = dyn_cast_or_null<CXXConstructExpr>(
+      Rows.getInit() ? Rows.getInit()->IgnoreImplicit() : nullptr);
   if (Rows.getInit() && !(Init && Init->getNumArgs() == 0))
     return false;
   bool Filled = false, Joined = false;
@@ -174,9 +178,10 @@ bool isGatheredHostRows(ASTContext &Ast, const VarDecl &Rows) {
     }
     const auto *Join = dyn_cast_or_null<CallExpr>(userOf(Ast, Ref));
     const FunctionDecl *Callee = Join ? Join->getDirectCallee() : nullptr;
-    if (Callee && isLibraryDecl(Callee) && isNamedCall(Callee, {"stack", "cat", "vstack", "hstack"}) &&
-        Join->getNumArgs() > 0 && ignoreConversions(Join->getArg(0))->IgnoreParenImpCasts() ==
-                                      ignoreConversions(&Ref)->IgnoreParenImpCasts())
+    if (Callee && isLibraryDecl(Callee) &&
+        isNamedCall(Callee, {"stack", "cat", "vstack", "hstack"}) && Join->getNumArgs() > 0 &&
+        ignoreConversions(Join->getArg(0))->IgnoreParenImpCasts() ==
+            ignoreConversions(&Ref)->IgnoreParenImpCasts())
       return !(Joined = true);
     return true;
   });
@@ -201,7 +206,8 @@ const VarDecl *gatheredInto(ASTContext &Ast, const Expr &Factory) {
   const auto *Append = dyn_cast_or_null<CXXMemberCallExpr>(userOf(Ast, *Row));
   if (!Append || !isNamedCall(Append->getMethodDecl(), {"push_back", "emplace_back"}))
     return nullptr;
-  const auto *Ref = dyn_cast<DeclRefExpr>(Append->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const auto *Ref =
+      dyn_cast<DeclRefExpr>(Append->getImplicitObjectArgument()->IgnoreParenImpCasts());
   const auto *Rows = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   return Rows && isGatheredHostRows(Ast, *Rows) ? Rows : nullptr;
 }
@@ -222,7 +228,8 @@ bool isHandedToPerSampleCode(ASTContext &Ast, const VarDecl &Var) {
     const auto *Method = Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
     return Method && isPerSampleClass(Method->getParent()) &&
            llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
-             return ignoreConversions(Arg)->IgnoreImplicit() == ignoreConversions(&Ref)->IgnoreImplicit();
+             return ignoreConversions(Arg)->IgnoreImplicit() ==
+                    ignoreConversions(&Ref)->IgnoreImplicit();
            });
   });
 }

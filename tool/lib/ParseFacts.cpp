@@ -44,7 +44,8 @@ public:
   }
   bool VisitCXXConstructorDecl(CXXConstructorDecl *Ctor) {
     for (const CXXCtorInitializer *Init : Ctor->inits())
-      if (Init->isWritten() && Init->getMember() && isTensorOptionsType(Init->getMember()->getType()))
+      if (Init->isWritten() && Init->getMember() &&
+          isTensorOptionsType(Init->getMember()->getType()))
         add(Init->getMember(), Init->getInit());
     return true;
   }
@@ -53,9 +54,15 @@ public:
       add(Function, Return->getRetValue());
     return true;
   }
-  bool TraverseFunctionDecl(FunctionDecl *F) { return traverseFunction(F, [&] { return Base::TraverseFunctionDecl(F); }); }
-  bool TraverseCXXMethodDecl(CXXMethodDecl *F) { return traverseFunction(F, [&] { return Base::TraverseCXXMethodDecl(F); }); }
-  bool TraverseLambdaExpr(LambdaExpr *Lambda) { return traverseFunction(nullptr, [&] { return Base::TraverseLambdaExpr(Lambda); }); }
+  bool TraverseFunctionDecl(FunctionDecl *F) {
+    return traverseFunction(F, [&] { return Base::TraverseFunctionDecl(F); });
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *F) {
+    return traverseFunction(F, [&] { return Base::TraverseCXXMethodDecl(F); });
+  }
+  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
+    return traverseFunction(nullptr, [&] { return Base::TraverseLambdaExpr(Lambda); });
+  }
   // `opts = opts.dtype(torch::kFloat32)`: an assignment to a member or global.
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Call) {
     if (Call->getOperator() == OO_Equal && Call->getNumArgs() == 2)

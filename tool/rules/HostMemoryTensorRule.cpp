@@ -30,7 +30,8 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
       traverse(TK_AsIs, callExpr(IsFromBlob, isExpansionInFile(Ctx.file()), isInTemplateInstantiation())
                             .bind("call"));
 
-  auto DeviceCopy = clang::transformer::run([this](const MatchFinder::MatchResult &Result) -> Expected<std::string> {
+  auto DeviceCopy = clang::transformer::run([this](const MatchFinder::MatchResult &Result)
+                                                -> Expected<std::string> {
     const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
     if (Ctx.isKeptOnCpu(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call) ||
         isMovedToDevice(Ctx.ast(), *Call) || gatheredInto(Ctx.ast(), *Call) ||
@@ -43,19 +44,21 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
 
   // Rows copied from host data one by one and joined: the joined batch is
   // moved, once (HostWrites.h, isGatheredHostRows).
-  auto Join = traverse(
-      TK_IgnoreUnlessSpelledInSource,
-      callExpr(callee(functionDecl(hasAnyName("::torch::stack", "::at::stack", "::torch::cat", "::at::cat",
-                                              "::torch::vstack", "::at::vstack", "::torch::hstack",
-                                              "::at::hstack"))),
-               isExpansionInFile(Ctx.file()), unless(isInTemplateInstantiation()), unless(MovedToDevice),
-               hasArgument(0, ignoringImplicit(declRefExpr(to(varDecl().bind("rows"))))))
-          .bind("call"));
-  auto JoinedCopy = clang::transformer::run([this, DeviceCopy](const MatchFinder::MatchResult &Result) -> Expected<std::string> {
-    if (!isGatheredHostRows(Ctx.ast(), *Result.Nodes.getNodeAs<VarDecl>("rows")))
-      return std::string();
-    return DeviceCopy->eval(Result);
-  });
+  auto Join =
+      traverse(TK_IgnoreUnlessSpelledInSource,
+               callExpr(callee(functionDecl(hasAnyName(
+                            "::torch::stack", "::at::stack", "::torch::cat", "::at::cat",
+                            "::torch::vstack", "::at::vstack", "::torch::hstack", "::at::hstack"))),
+                        isExpansionInFile(Ctx.file()), unless(isInTemplateInstantiation()),
+                        unless(MovedToDevice),
+                        hasArgument(0, ignoringImplicit(declRefExpr(to(varDecl().bind("rows"))))))
+                   .bind("call"));
+  auto JoinedCopy = clang::transformer::run(
+      [this, DeviceCopy](const MatchFinder::MatchResult &Result) -> Expected<std::string> {
+        if (!isGatheredHostRows(Ctx.ast(), *Result.Nodes.getNodeAs<VarDecl>("rows")))
+          return std::string();
+        return DeviceCopy->eval(Result);
+      });
 
   // A tensor over host memory, copied to the device.
   compat::emplaceTransformer(Rewriter,

@@ -177,7 +177,8 @@ void ReceivedTensorRule::crossIntoPerSampleCode(const CallExpr &Call, const CXXM
   // What it returns is on the host too: back to the device where it is used
   // (`normalize(x.cpu())` fed to the model), unless asked a host question.
   const bool Returned = isTensorType(Call.getType()) && !isMovedToDevice(Ctx.ast(), Call) &&
-                        !isQueriedOnHost(Ctx.ast(), Call) && !isa_and_nonnull<CompoundStmt>(parentOf(Ctx.ast(), Call));
+                        !isQueriedOnHost(Ctx.ast(), Call) &&
+                        !isa_and_nonnull<CompoundStmt>(parentOf(Ctx.ast(), Call));
   if (Returned)
     Ctx.insert(Ctx.offsetAfterToken(Call.getEndLoc()), ".to(" + Ctx.deviceAt(Call) + ")", name());
   Ctx.report(compat::beginOf(Call), Finding::Level::Note,
@@ -185,12 +186,15 @@ void ReceivedTensorRule::crossIntoPerSampleCode(const CallExpr &Call, const CXXM
                  "' is per-sample code, which stays on the CPU: " +
                  (Brought ? "the tensors handed to it are brought to the host"
                           : "what it is handed was built on the host and stays there until then") +
-                 (Returned ? std::string(", and what it returns is moved ") + (Brought ? "back " : "") + "to the device" : ""),
+                 (Returned ? std::string(", and what it returns is moved ") +
+                                 (Brought ? "back " : "") + "to the device"
+                           : ""),
              name());
 }
 
-static RuleRegistry::Add<RuleFactoryFor<ReceivedTensorRule, 60>>
-    Registration("received-tensor",
-                 "move tensors returned by code the tool cannot see (another file, a dataset) where they " "are received");
+static RuleRegistry::Add<RuleFactoryFor<ReceivedTensorRule, 60>> Registration(
+    "received-tensor",
+    "move tensors returned by code the tool cannot see (another file, a dataset) where they "
+    "are received");
 
 } // namespace to_device_migrate
