@@ -2,7 +2,9 @@
 // recurrent layers): a migration that leaves a model on the CPU runs without a
 // placement error when everything else stayed there too, so the copy counts
 // alone cannot show it. Counted with a RecordFunction callback, which sees
-// every operator call the program makes through the dispatcher.
+// every operator call the program makes through the dispatcher. Compiled with
+// NDEBUG whatever the build type, as LibTorch is (runtime/CMakeLists.txt):
+// RecordFunction's layout depends on it.
 #include "sim_internal.h"
 
 #include "todevice/sim.h"
