@@ -90,24 +90,6 @@ const Stmt *bodyOf(const VarDecl &Var) {
   return Function ? Function->getBody() : nullptr;
 }
 
-/// The call `Ref` is the object of (`ref.data_ptr()`), if any.
-const CXXMemberCallExpr *calledOn(ASTContext &Ast, const DeclRefExpr &Ref) {
-  const Expr *Current = &Ref;
-  while (true) {
-    DynTypedNodeList Parents = Ast.getParents(*Current);
-    if (Parents.empty())
-      return nullptr;
-    if (const auto *Member = Parents[0].get<MemberExpr>()) {
-      DynTypedNodeList Calls = Ast.getParents(*Member);
-      return Calls.empty() ? nullptr : Calls[0].get<CXXMemberCallExpr>();
-    }
-    const auto *Wrapper = Parents[0].get<ImplicitCastExpr>();
-    if (!Wrapper)
-      return nullptr;
-    Current = Wrapper;
-  }
-}
-
 /// The first ancestor of `E` that is not an implicit wrapper (a cast, a
 /// temporary, a conversion of a vector to a TensorList).
 const Stmt *userOf(ASTContext &Ast, const Expr &E) {
@@ -124,6 +106,13 @@ const Stmt *userOf(ASTContext &Ast, const Expr &E) {
       return Parents[0].get<Stmt>();
     Current = Parent;
   }
+}
+
+/// The member call `Object` is the object of (`ref.data_ptr()`,
+/// `torch::from_blob(p, n).clone()`), if any.
+const CXXMemberCallExpr *calledOn(ASTContext &Ast, const Expr &Object) {
+  const auto *Member = dyn_cast_or_null<MemberExpr>(userOf(Ast, Object));
+  return Member ? dyn_cast_or_null<CXXMemberCallExpr>(userOf(Ast, *Member)) : nullptr;
 }
 
 bool isNamedCall(const FunctionDecl *F, std::initializer_list<StringRef> Names) {
@@ -145,6 +134,18 @@ bool isHostDataCopy(const Expr &E) {
   const auto *Call = dyn_cast<CallExpr>(Current);
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
   return Callee && isLibraryDecl(Callee) && isNamedCall(Callee, {"tensor", "from_blob"});
+}
+
+/// Up the host-side chain of tensor methods (`.clone()`, `.unsqueeze(0)`)
+/// that `Copy` is the start of, to its last call.
+const Expr &endOfChain(ASTContext &Ast, const Expr &Copy) {
+  const Expr *End = &Copy;
+  while (const CXXMemberCallExpr *Call = calledOn(Ast, *End)) {
+    if (!isTensorType(Call->getType()))
+      break;
+    End = Call;
+  }
+  return *End;
 }
 
 bool isTensorVector(QualType Type) {
@@ -178,27 +179,13 @@ bool isGatheredHostRows(ASTContext &Ast, const VarDecl &Rows) {
     }
     const auto *Join = dyn_cast_or_null<CallExpr>(userOf(Ast, Ref));
     const FunctionDecl *Callee = Join ? Join->getDirectCallee() : nullptr;
+    // The vector can only be their tensor-list argument.
     if (Callee && isLibraryDecl(Callee) &&
-        isNamedCall(Callee, {"stack", "cat", "vstack", "hstack"}) && Join->getNumArgs() > 0 &&
-        ignoreConversions(Join->getArg(0))->IgnoreParenImpCasts() ==
-            ignoreConversions(&Ref)->IgnoreParenImpCasts())
+        isNamedCall(Callee, {"stack", "cat", "vstack", "hstack"}))
       return !(Joined = true);
     return true;
   });
   return !Other && Filled && Joined;
-}
-
-/// Up the host-side chain of tensor methods (`.clone()`, `.unsqueeze(0)`)
-/// that `Copy` is the start of, to its last call.
-const Expr &endOfChain(ASTContext &Ast, const Expr &Copy) {
-  const Expr *End = &Copy;
-  while (true) {
-    const auto *Parent = dyn_cast_or_null<MemberExpr>(userOf(Ast, *End));
-    const auto *Call = Parent ? dyn_cast_or_null<CXXMemberCallExpr>(userOf(Ast, *Parent)) : nullptr;
-    if (!Call || !isTensorType(Call->getType()))
-      return *End;
-    End = Call;
-  }
 }
 
 const VarDecl *gatheredInto(ASTContext &Ast, const Expr &Factory) {
@@ -217,22 +204,26 @@ bool holdsHostData(const VarDecl &Var) {
          Var.getInit() && isHostDataCopy(*Var.getInit());
 }
 
+namespace {
+
+/// The local variable (holdsHostData()) that the host-data copy `Copy`
+/// starts the initialiser of, or null.
 const VarDecl *heldHostData(ASTContext &Ast, const Expr &Copy) {
   const VarDecl *Var = initializedVariable(Ast, endOfChain(Ast, Copy));
   return Var && holdsHostData(*Var) ? Var : nullptr;
 }
 
+/// Is `Var` an argument of a call of per-sample code (a transform's or
+/// dataset's method: `Normalize<>(...)(image)`)?
 bool isHandedToPerSampleCode(ASTContext &Ast, const VarDecl &Var) {
   return anyUseIn(bodyOf(Var), Var, [&](const DeclRefExpr &Ref) {
     const auto *Call = dyn_cast_or_null<CallExpr>(userOf(Ast, Ref));
     const auto *Method = Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
-    return Method && isPerSampleClass(Method->getParent()) &&
-           llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
-             return ignoreConversions(Arg)->IgnoreImplicit() ==
-                    ignoreConversions(&Ref)->IgnoreImplicit();
-           });
+    return Method && isPerSampleClass(Method->getParent());
   });
 }
+
+} // namespace
 
 bool waitsForPerSampleCode(ASTContext &Ast, const Expr &Copy) {
   const VarDecl *Held = heldHostData(Ast, Copy);

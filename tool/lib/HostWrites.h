@@ -51,17 +51,10 @@ const clang::VarDecl *gatheredInto(clang::ASTContext &Ast, const clang::Expr &Fa
 /// n).clone()`, `torch::tensor(values)`, reshaped on the host).
 bool holdsHostData(const clang::VarDecl &Var);
 
-/// The local variable (holdsHostData()) that the host-data copy `Copy`
-/// starts the initialiser of, or null.
-const clang::VarDecl *heldHostData(clang::ASTContext &Ast, const clang::Expr &Copy);
-
-/// True if `Var` is handed to per-sample code (a transform's or dataset's
-/// method: `Normalize<>(...)(image)`), which works on the CPU: such an image
-/// stays on the host until that code has run, and what it returns is moved.
-bool isHandedToPerSampleCode(clang::ASTContext &Ast, const clang::VarDecl &Var);
-
-/// True if the host-data copy `Copy` initialises a variable handed to
-/// per-sample code: it is not placed where it is built.
+/// True if the host-data copy `Copy` initialises a variable (holdsHostData())
+/// that is handed to per-sample code (a transform's or dataset's method:
+/// `Normalize<>(...)(image)`), which works on the CPU: the copy is not placed
+/// where it is built, and what that code returns is moved.
 bool waitsForPerSampleCode(clang::ASTContext &Ast, const clang::Expr &Copy);
 
 } // namespace to_device_migrate
