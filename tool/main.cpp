@@ -4,10 +4,9 @@
 #include "Config.h"
 #include "driver/Inputs.h"
 #include "driver/Outputs.h"
-#include "lib/CompileFlags.h"
-#include "lib/FileRunner.h"
-#include "lib/FinishingSteps.h"
-#include "lib/Rule.h"
+#include "parse/CompileFlags.h"
+#include "engine/FileRunner.h"
+#include "engine/Rule.h"
 
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "llvm/Support/CommandLine.h"
@@ -275,10 +274,9 @@ int main(int Argc, const char **Argv) {
     return error("--rules: " + llvm::toString(Rules.takeError()));
   if (ListRules) {
     for (const RuleInfo &Rule : registeredRules())
-      if (llvm::is_contained(*Rules, Rule.Name))
-        llvm::outs() << llvm::formatv("{0,-20} {1}\n", Rule.Name, Rule.Summary);
-    for (const FinishingStep &Step : finishingSteps())
-      llvm::outs() << llvm::formatv("{0,-20} {1} (always runs)\n", Step.Name, Step.Summary);
+      if (Rule.AlwaysRuns || llvm::is_contained(*Rules, Rule.Name))
+        llvm::outs() << llvm::formatv("{0,-20} {1}{2}\n", Rule.Name, Rule.Summary,
+                                      Rule.AlwaysRuns ? " (always runs)" : "");
     return 0;
   }
   if (Rules->empty())

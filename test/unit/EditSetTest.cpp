@@ -1,6 +1,6 @@
 // The one applier of every rule's edits: duplicates kept once, insertions at
 // one point kept in order, overlaps refused with both rules named.
-#include "lib/EditSet.h"
+#include "diagnostics/EditSet.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // includesTorchHeader decides, before parsing, whether a file is parsed with
 // the precompiled <torch/torch.h>: only a real #include counts.
-#include "lib/PchCache.h"
+#include "parse/PchCache.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"

@@ -1,5 +1,5 @@
 // The one line/column helper the engine and the printers share.
-#include "lib/SourceLines.h"
+#include "facts/SourceLines.h"
 
 #include <gtest/gtest.h>
 

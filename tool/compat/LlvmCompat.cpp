@@ -68,6 +68,16 @@ TextDiagnostics::TextDiagnostics(llvm::raw_ostream &OS, bool Colors) {
 #endif
 }
 
+DiagnosticsOf::DiagnosticsOf(clang::DiagnosticConsumer &Consumer) {
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs> Ids(new clang::DiagnosticIDs());
+#if LLVM_VERSION_MAJOR >= 21
+  Engine = std::make_unique<clang::DiagnosticsEngine>(Ids, Options, &Consumer, false);
+#else
+  Options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  Engine = std::make_unique<clang::DiagnosticsEngine>(Ids, Options, &Consumer, false);
+#endif
+}
+
 void emplaceTransformer(std::optional<clang::tooling::Transformer> &Slot,
                         clang::transformer::RewriteRule Rule,
                         std::function<void(llvm::Expected<clang::tooling::AtomicChange>)> Consumer) {

@@ -81,6 +81,22 @@ private:
   std::unique_ptr<clang::TextDiagnosticPrinter> Printer;
 };
 
+/// A DiagnosticsEngine of our own over `Consumer` (not owned), with its
+/// options: the engine takes them by reference since LLVM 21.
+class DiagnosticsOf {
+public:
+  explicit DiagnosticsOf(clang::DiagnosticConsumer &Consumer);
+  clang::DiagnosticsEngine &engine() { return *Engine; }
+
+private:
+#if LLVM_VERSION_MAJOR >= 21
+  clang::DiagnosticOptions Options;
+#else
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> Options;
+#endif
+  std::unique_ptr<clang::DiagnosticsEngine> Engine;
+};
+
 /// Makes `Slot` a Clang Transformer for `Rule` that hands `Consumer` each
 /// change (or error). Its consumer took one change in LLVM 14 and takes the
 /// set of a match's changes since.

@@ -1,8 +1,8 @@
 #include "driver/Outputs.h"
-#include "lib/Output.h"
-#include "lib/Report.h"
-#include "lib/UnifiedDiff.h"
-#include "lib/WarningComments.h"
+#include "output/Output.h"
+#include "output/Report.h"
+#include "output/UnifiedDiff.h"
+#include "output/WarningComments.h"
 #include "compat/LlvmCompat.h"
 
 #include "clang/Tooling/DiagnosticsYaml.h"
@@ -13,8 +13,6 @@
 
 namespace to_device_migrate::driver {
 
-using clang::tooling::Diagnostic;
-using clang::tooling::DiagnosticMessage;
 using clang::tooling::Replacement;
 using clang::tooling::Replacements;
 using clang::tooling::TranslationUnitDiagnostics;
@@ -55,27 +53,20 @@ static int writeAtomically(llvm::StringRef Path, llvm::StringRef Contents) {
   return 0;
 }
 
-/// One diagnostic per finding of the migrated file, with its fixes, as
-/// clang-tidy exports them.
+/// The file's diagnostics as clang-tidy exports them (those of a header it
+/// includes go with the header's own result).
 static void addDiagnostics(const FileResult &Result, TranslationUnitDiagnostics &Fixes) {
-  for (const Finding &F : Result.Findings) {
-    if (F.File != Result.Path || F.Line == 0)
-      continue; // a header's finding: its offset is in another buffer
-    DiagnosticMessage M(F.Message);
-    M.FilePath = Result.Path;
-    M.FileOffset = F.Offset;
-    for (const Edit &E : F.Fixes)
-      llvm::consumeError(
-          M.Fix[Result.Path].add(Replacement(Result.Path, E.Offset, E.Length, E.Text)));
-    Fixes.Diagnostics.emplace_back(F.Rule, M, llvm::SmallVector<DiagnosticMessage, 1>(),
-                                   F.isWarning() ? Diagnostic::Warning : Diagnostic::Remark, "");
-  }
+  for (const Finding &F : Result.Findings)
+    if (F.file() == Result.Path && F.Line != 0)
+      Fixes.Diagnostics.push_back(F.Diag);
 }
 
 int writeResult(FileResult Result, const OutputOptions &Options, TranslationUnitDiagnostics &Fixes) {
   for (const Finding &F : Result.Findings)
     if (!F.isEdit())
       printFinding(llvm::errs(), F);
+  if (Result.error())
+    return 1; // nothing is written (printed above)
   if (Options.Check)
     return printRewrites(llvm::outs(), Result) ? 1 : 0;
   if (Options.Comments)

@@ -1,6 +1,6 @@
 #include "CheckpointLoadRule.h"
-#include "../lib/Matchers.h"
-#include "../lib/TorchTypes.h"
+#include "facts/Matchers.h"
+#include "facts/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -64,8 +64,8 @@ const Stmt *statementAfter(const CompoundStmt &Block, const CallExpr &Load) {
 
 } // namespace
 
-void CheckpointLoadRule::registerMatchers(MatchFinder &Finder) {
-  Finder.addMatcher(
+void CheckpointLoadRule::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
                callExpr(isExpansionInFile(Ctx.file()), callee(functionDecl(hasName("::torch::load"))),
                         hasArgument(0, declRefExpr(to(varDecl().bind("var")))),
@@ -78,7 +78,7 @@ void CheckpointLoadRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Load = Result.Nodes.getNodeAs<CallExpr>("load");
   const auto *Var = Result.Nodes.getNodeAs<VarDecl>("var");
   const auto *Block = Result.Nodes.getNodeAs<CompoundStmt>("block");
-  if (!Ctx.mayRewrite(Load->getSourceRange(), name()) || Ctx.isPerSampleCode(*Load))
+  if (Ctx.isPerSampleCode(*Load))
     return;
   const CXXRecordDecl *Record = Var->getType().getNonReferenceType()->getAsCXXRecordDecl();
   const Stmt *Next = statementAfter(*Block, *Load);
@@ -92,21 +92,17 @@ void CheckpointLoadRule::check(const MatchFinder::MatchResult &Result) {
   if (reassignsMoved(Next, *Var))
     return;
   std::string Name = Var->getName().str();
-  Ctx.insert(Ctx.offsetAfterStatement(*Load),
-             "\n" + Ctx.indentationOf(Load->getBeginLoc()) + Name + " = " + Name + ".to(" +
-                 Ctx.deviceAt(*Load) + ");",
-             name());
+  rewrite(Load->getSourceRange(), insertion(Ctx.offsetAfterStatement(*Load), "\n" + Ctx.indentationOf(Load->getBeginLoc()) + Name + " = " + Name + ".to(" +
+                 Ctx.device().at(*Load) + ");"));
 }
 
 void CheckpointLoadRule::moveOptimizerState(const CallExpr &Load, const VarDecl &Optimizer,
                                             const CXXRecordDecl *Record, const Stmt *Next) {
   const OptimizerState *State = stateOf(Record);
   if (!State) {
-    Ctx.report(Load.getBeginLoc(), Finding::Level::Warning,
-               "optimizer state loaded from a checkpoint stays on the CPU (optimizers have no "
+    diag(Load.getBeginLoc(), "optimizer state loaded from a checkpoint stays on the CPU (optimizers have no "
                "to(), and this optimizer's state is not one the tool knows); register the "
-               "optimizer with a todevice::Registry and call to(device)",
-               name());
+               "optimizer with a todevice::Registry and call to(device)");
     return;
   }
   if (movesOptimizerState(Next, Optimizer))
@@ -117,18 +113,12 @@ void CheckpointLoadRule::moveOptimizerState(const CallExpr &Load, const VarDecl 
   std::string Fields;
   for (const char *Tensor : State->Tensors)
     Fields += std::string(Fields.empty() ? "" : ", ") + "&state." + Tensor + "()";
-  Ctx.insert(Ctx.offsetAfterStatement(Load),
-             "\n" + Indent + "for (auto &entry : " + Optimizer.getName().str() +
+  rewrite(Load.getSourceRange(), insertion(Ctx.offsetAfterStatement(Load), "\n" + Indent + "for (auto &entry : " + Optimizer.getName().str() +
                  ".state()) { // loaded on the CPU: moved (added by to-device-migrate)\n" + Indent +
                  "  auto &state = static_cast<torch::optim::" + State->State + " &>(*entry.second);\n" +
                  Indent + "  for (torch::Tensor *t : {" + Fields + "})\n" + Indent +
-                 "    if (t->defined())\n" + Indent + "      *t = t->to(" + Ctx.deviceAt(Load) + ");\n" +
-                 Indent + "}",
-             name());
+                 "    if (t->defined())\n" + Indent + "      *t = t->to(" + Ctx.device().at(Load) + ");\n" +
+                 Indent + "}"));
 }
-
-static RuleRegistry::Add<RuleFactoryFor<CheckpointLoadRule, 100>>
-    Registration("checkpoint-load",
-                 "move tensors filled by torch::load; report optimizer state loaded on the CPU");
 
 } // namespace to_device_migrate

@@ -1,6 +1,6 @@
 #include "DataLoaderBatchRule.h"
-#include "../lib/Matchers.h"
-#include "../lib/TorchTypes.h"
+#include "facts/Matchers.h"
+#include "facts/TorchTypes.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -91,13 +91,13 @@ bool isExampleType(QualType Type) {
 
 } // namespace
 
-void DataLoaderBatchRule::registerMatchers(MatchFinder &Finder) {
+void DataLoaderBatchRule::registerMatchers(MatchFinder *Finder) {
   auto Loop = cxxForRangeStmt(isExpansionInFile(Ctx.file()), hasBody(compoundStmt().bind("body")));
-  Finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, Loop.bind("loop")), this);
+  Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, Loop.bind("loop")), this);
   // `template <typename Loader> void train(Loader &loader)`: the batch's type
   // is known only in each instantiation, whose locations are the template's;
   // the first instantiation rewrites the loop once.
-  Finder.addMatcher(
+  Finder->addMatcher(
       traverse(TK_AsIs, cxxForRangeStmt(Loop, isInTemplateInstantiation()).bind("loop")), this);
 }
 
@@ -105,8 +105,7 @@ void DataLoaderBatchRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Loop = Result.Nodes.getNodeAs<CXXForRangeStmt>("loop");
   const auto *Body = Result.Nodes.getNodeAs<CompoundStmt>("body");
   const VarDecl *Batch = Loop->getLoopVariable();
-  if (!Batch || Body->body_empty() || !Ctx.isRewritable(Body->getSourceRange()) ||
-      Ctx.isKeptOnCpu(Loop->getBeginLoc()) || Ctx.isPerSampleCode(*Loop))
+  if (!Batch || Body->body_empty() || Ctx.isPerSampleCode(*Loop))
     return;
   // Uninstantiated template: a dependent loop variable whose `.data` or
   // `.target` is used is taken for a batch (moving a tensor already on the
@@ -119,14 +118,14 @@ void DataLoaderBatchRule::check(const MatchFinder::MatchResult &Result) {
   std::string Moves = moveFields(*Batch, *Body, Assumed);
   if (Moves.empty())
     return;
-  Ctx.insert(Ctx.offsetAfterToken(Body->getLBracLoc()), Moves, name());
+  rewrite(Body->getSourceRange(), insertion(Ctx.offsetAfterToken(Body->getLBracLoc()), Moves))
+      << SourceRange(Loop->getBeginLoc());
   if (Assumed)
-    Ctx.report(Batch->getLocation(), Finding::Level::Note,
-               "'" + Batch->getName().str() +
+    diag(Batch->getLocation(), "'" + Batch->getName().str() +
                    "' is taken for a data-loader batch (its type depends on a template "
                    "parameter and the template is not instantiated in this file); its data "
-                   "and target are moved to the device",
-               name());
+                   "and target are moved to the device", DiagnosticIDs::Note)
+        << Body->getSourceRange();
 }
 
 std::string DataLoaderBatchRule::moveFields(const VarDecl &Batch, const CompoundStmt &Body,
@@ -141,22 +140,18 @@ std::string DataLoaderBatchRule::moveFields(const VarDecl &Batch, const Compound
         (!Assumed && !isTensorType(Uses.Uses.front()->getType())))
       continue;
     std::string Source = Batch.getName().str() + "." + Field.str();
-    std::string Device = Ctx.deviceAt(*Body.body_front());
+    std::string Device = Ctx.device().at(*Body.body_front());
     if (!IsConst) {
       Moves += "\n" + Indent + Source + " = " + Source + ".to(" + Device + ");";
       continue;
     }
     std::string Local =
-        Ctx.freshName(Batch.getName().str() + "_" + Field.str(), Field.str() + "_on_device");
+        Ctx.device().freshName(Batch.getName().str() + "_" + Field.str(), Field.str() + "_on_device");
     Moves += "\n" + Indent + "auto " + Local + " = " + Source + ".to(" + Device + ");";
     for (const Expr *Use : Uses.Uses)
-      Ctx.replace(Use->getSourceRange(), Local, name());
+      rewrite(Use->getSourceRange(), replacement(Use->getSourceRange(), Local));
   }
   return Moves;
 }
-
-static RuleRegistry::Add<RuleFactoryFor<DataLoaderBatchRule, 50>>
-    Registration("data-loader-batch",
-                 "move each batch's data and target once, at the top of the loop body");
 
 } // namespace to_device_migrate

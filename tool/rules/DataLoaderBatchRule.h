@@ -10,7 +10,7 @@
 // In a function template the loop is rewritten once, from its instantiations.
 #pragma once
 
-#include "../lib/Rule.h"
+#include "engine/Rule.h"
 
 #include <set>
 
@@ -19,7 +19,7 @@ namespace to_device_migrate {
 class DataLoaderBatchRule : public Rule {
 public:
   using Rule::Rule;
-  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:

@@ -20,16 +20,16 @@
 // to change instead of a rewrite that would throw on a multi-GPU machine.
 #pragma once
 
-#include "../lib/Rule.h"
+#include "engine/Rule.h"
 
 namespace to_device_migrate {
 
 class DataParallelRule : public Rule {
 public:
   using Rule::Rule;
-  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void finishFile() override;
+  void onEndOfFile() override;
 
 private:
   /// Inserts the helper unless the file already has it (from an earlier run).

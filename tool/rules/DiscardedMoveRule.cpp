@@ -1,5 +1,5 @@
 #include "DiscardedMoveRule.h"
-#include "../lib/Matchers.h"
+#include "facts/Matchers.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 
@@ -8,8 +8,8 @@ using namespace clang::ast_matchers;
 
 namespace to_device_migrate {
 
-void DiscardedMoveRule::registerMatchers(MatchFinder &Finder) {
-  Finder.addMatcher(
+void DiscardedMoveRule::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
                cxxMemberCallExpr(isExpansionInFile(Ctx.file()),
                                  callee(cxxMethodDecl(hasAnyName("to", "cuda", "cpu"),
@@ -27,19 +27,14 @@ void DiscardedMoveRule::registerMatchers(MatchFinder &Finder) {
 void DiscardedMoveRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CXXMemberCallExpr>("call");
   const auto *Tensor = Result.Nodes.getNodeAs<Expr>("tensor");
-  if (!Ctx.mayRewrite(Call->getSourceRange(), name()) ||
-      Tensor->getType().isConstQualified() || !Tensor->isLValue())
+  if (Tensor->getType().isConstQualified() || !Tensor->isLValue())
     return;
   std::string Target = Ctx.text(Tensor->getSourceRange()).str();
-  Ctx.insert(Ctx.offsetOf(Call->getBeginLoc()), Target + " = ", name());
-  Ctx.report(Call->getBeginLoc(), Finding::Level::Note,
-             "the result of '" + Ctx.text(Call->getSourceRange()).str() +
+  rewrite(Call->getSourceRange(), insertion(Ctx.offsetOf(Call->getBeginLoc()), Target + " = "));
+  diag(Call->getBeginLoc(), "the result of '" + Ctx.text(Call->getSourceRange()).str() +
                  "' was discarded (a tensor is not moved in place); it is assigned back",
-             name());
+       DiagnosticIDs::Note)
+      << Call->getSourceRange();
 }
-
-static RuleRegistry::Add<RuleFactoryFor<DiscardedMoveRule, 80>>
-    Registration("discarded-move",
-                 "assign back tensor moves whose result is discarded (x.to(d);)");
 
 } // namespace to_device_migrate

@@ -1,6 +1,6 @@
 #include "DistributedRule.h"
-#include "../lib/Matchers.h"
-#include "../lib/TorchTypes.h"
+#include "facts/Matchers.h"
+#include "facts/TorchTypes.h"
 #include "compat/LlvmCompat.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -65,25 +65,25 @@ bool isDistributedSampler(QualType Sampler) {
 
 } // namespace
 
-void DistributedRule::registerMatchers(MatchFinder &Finder) {
+void DistributedRule::registerMatchers(MatchFinder *Finder) {
   if (!Ctx.options().Distributed)
     return;
-  Finder.addMatcher(functionDecl(isMain(), isDefinition(), isExpansionInFile(Ctx.file())).bind("main"),
+  Finder->addMatcher(functionDecl(isMain(), isDefinition(), isExpansionInFile(Ctx.file())).bind("main"),
                     this);
-  Finder.addMatcher(
+  Finder->addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
                callExpr(isExpansionInFile(Ctx.file()),
                         callee(functionDecl(hasName("::torch::data::make_data_loader")).bind("factory")))
                    .bind("loader")),
       this);
-  Finder.addMatcher(
+  Finder->addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
                cxxMemberCallExpr(isExpansionInFile(Ctx.file()),
                                  callee(cxxMethodDecl(hasName("step"),
                                                       ofClass(isSameOrDerivedFrom("::torch::optim::Optimizer")))))
                    .bind("step")),
       this);
-  Finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
+  Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
                              callExpr(isExpansionInFile(Ctx.file()),
                                       callee(functionDecl(hasName("::torch::save"))))
                                  .bind("save")),
@@ -103,23 +103,19 @@ void DistributedRule::check(const MatchFinder::MatchResult &Result) {
 
 void DistributedRule::initializeInMain(const FunctionDecl &Main) {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Main.getBody());
-  if (!Body || !Ctx.isRewritable(Body->getSourceRange()) || callsRuntime(Body, "init"))
+  if (!Body || callsRuntime(Body, "init"))
     return;
-  Ctx.requireInclude("todevice/distributed.h");
+  Ctx.device().requireInclude("todevice/distributed.h");
   std::string Indent = Body->body_empty() ? "  " : Ctx.indentationOf(Body->body_front()->getBeginLoc());
-  Ctx.insert(Ctx.offsetAfterToken(Body->getLBracLoc()),
-             "\n" + Indent + "todevice::distributed::init(); // RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT",
-             name());
+  rewrite(Body->getSourceRange(), insertion(Ctx.offsetAfterToken(Body->getLBracLoc()), "\n" + Indent + "todevice::distributed::init(); // RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT"));
 }
 
 void DistributedRule::distributeLoader(const CallExpr &Call, const FunctionDecl &Factory) {
-  if (!Ctx.mayRewrite(Call.getSourceRange(), name()))
-    return;
   const auto *Callee = dyn_cast<DeclRefExpr>(Call.getCallee()->IgnoreImplicit());
   const FunctionTemplateSpecializationInfo *Info = Factory.getTemplateSpecializationInfo();
   if (!Callee || !Info)
     return;
-  Ctx.requireInclude("todevice/distributed.h");
+  Ctx.device().requireInclude("todevice/distributed.h");
   // make_data_loader(dataset, sampler, options): the sampler is an argument.
   if (Factory.getNumParams() == 3) {
     const Expr *Sampler = ignoreConversions(Call.getArg(1));
@@ -133,15 +129,14 @@ void DistributedRule::distributeLoader(const CallExpr &Call, const FunctionDecl 
       Written = Temporary->getTypeSourceInfo();
     else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Sampler->IgnoreImplicit()))
       Written = Cast->getTypeInfoAsWritten();
-    if (Ours.empty() || !Written || !Ctx.isRewritable(Written->getTypeLoc().getSourceRange())) {
-      Ctx.report(Sampler->getBeginLoc(), Finding::Level::Warning,
-                 "this loader's sampler is not one the tool can make distributed (only "
+    if (Ours.empty() || !Written || !Ctx.isWrittenInFile(Written->getTypeLoc().getSourceRange())) {
+      diag(Sampler->getBeginLoc(), "this loader's sampler is not one the tool can make distributed (only "
                  "SequentialSampler(n) and RandomSampler(n) written in the call are); give it "
-                 "a shard of its own with torch::data::samplers::DistributedRandomSampler",
-                 name());
+                 "a shard of its own with torch::data::samplers::DistributedRandomSampler")
+          << Call.getSourceRange();
       return;
     }
-    Ctx.replace(Written->getTypeLoc().getSourceRange(), Ours, name());
+    rewrite(Call.getSourceRange(), replacement(Written->getTypeLoc().getSourceRange(), Ours));
     return;
   }
   // make_data_loader<Sampler = RandomSampler>(dataset, options).
@@ -150,23 +145,22 @@ void DistributedRule::distributeLoader(const CallExpr &Call, const FunctionDecl 
     return;
   llvm::StringRef Ours = distributedSampler(Sampler);
   if (Ours.empty()) {
-    Ctx.report(Call.getBeginLoc(), Finding::Level::Warning,
-               "this loader's sampler is not one the tool can make distributed; give each rank "
-               "a shard of its own (torch::data::samplers::DistributedRandomSampler)",
-               name());
+    diag(Call.getBeginLoc(), "this loader's sampler is not one the tool can make distributed; give each rank "
+               "a shard of its own (torch::data::samplers::DistributedRandomSampler)")
+        << Call.getSourceRange();
     return;
   }
   if (Callee->hasExplicitTemplateArgs()) {
     const TemplateArgumentLoc &Written = Callee->template_arguments()[0];
-    Ctx.replace(Written.getSourceRange(), Ours, name());
+    rewrite(Call.getSourceRange(), replacement(Written.getSourceRange(), Ours));
     return;
   }
-  Ctx.insert(Ctx.offsetAfterToken(Callee->getEndLoc()), ("<" + Ours + ">").str(), name());
+  rewrite(Call.getSourceRange(), insertion(Ctx.offsetAfterToken(Callee->getEndLoc()), ("<" + Ours + ">").str()));
 }
 
 void DistributedRule::averageBeforeStep(const CXXMemberCallExpr &Step) {
   auto [Statement, Block] = statementInBlock(Ctx.ast(), Step);
-  if (!Statement || !Ctx.mayRewrite(Step.getSourceRange(), name()))
+  if (!Statement)
     return;
   // Already averaged: the statement before is the call.
   const Stmt *Previous = nullptr;
@@ -181,24 +175,17 @@ void DistributedRule::averageBeforeStep(const CXXMemberCallExpr &Step) {
   std::string Optimizer = Ctx.text(Object->getSourceRange()).str();
   if (Object->getType()->isPointerType())
     Optimizer = "*" + Optimizer;
-  Ctx.requireInclude("todevice/distributed.h");
-  Ctx.insert(Ctx.offsetOf(Statement->getBeginLoc()),
-             "todevice::distributed::average_gradients(" + Optimizer + ");\n" +
-                 Ctx.indentationOf(Statement->getBeginLoc()),
-             name());
+  Ctx.device().requireInclude("todevice/distributed.h");
+  rewrite(Step.getSourceRange(), insertion(Ctx.offsetOf(Statement->getBeginLoc()), "todevice::distributed::average_gradients(" + Optimizer + ");\n" +
+                 Ctx.indentationOf(Statement->getBeginLoc())));
 }
 
 void DistributedRule::saveOnMainRank(const CallExpr &Save) {
   auto [Statement, Block] = statementInBlock(Ctx.ast(), Save);
-  if (!Statement || !Ctx.mayRewrite(Save.getSourceRange(), name()))
+  if (!Statement)
     return;
-  Ctx.requireInclude("todevice/distributed.h");
-  Ctx.insert(Ctx.offsetOf(Statement->getBeginLoc()), "if (todevice::distributed::is_main()) ",
-             name());
+  Ctx.device().requireInclude("todevice/distributed.h");
+  rewrite(Save.getSourceRange(), insertion(Ctx.offsetOf(Statement->getBeginLoc()), "if (todevice::distributed::is_main()) "));
 }
-
-static RuleRegistry::Add<RuleFactoryFor<DistributedRule, 120>>
-    Registration("distributed",
-                 "with --distributed: train data-parallel across processes on c10d (init, samplers, " "gradient averaging, saves on rank 0)");
 
 } // namespace to_device_migrate

@@ -15,14 +15,14 @@
 // rewritten safely (a sampler held in a variable, a custom sampler) is reported.
 #pragma once
 
-#include "../lib/Rule.h"
+#include "engine/Rule.h"
 
 namespace to_device_migrate {
 
 class DistributedRule : public Rule {
 public:
   using Rule::Rule;
-  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:

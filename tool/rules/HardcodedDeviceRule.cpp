@@ -1,6 +1,6 @@
 #include "HardcodedDeviceRule.h"
-#include "../lib/Matchers.h"
-#include "../lib/TorchTypes.h"
+#include "facts/Matchers.h"
+#include "facts/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -37,13 +37,13 @@ bool isPlacementArgument(const DynTypedNode &Parent, const Expr &Arg) {
 
 } // namespace
 
-void HardcodedDeviceRule::registerMatchers(MatchFinder &Finder) {
-  Finder.addMatcher(
+void HardcodedDeviceRule::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
       traverse(TK_AsIs, declRefExpr(isExpansionInFile(Ctx.file()),
                                     to(namedDecl(hasAnyName("kCUDA", "kCPU"))))
                             .bind("type")),
       this);
-  Finder.addMatcher(
+  Finder->addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
                cxxMemberCallExpr(isExpansionInFile(Ctx.file()),
                                  callee(cxxMethodDecl(hasName("cuda"), ofClass(hasName("::at::Tensor")))))
@@ -54,16 +54,14 @@ void HardcodedDeviceRule::registerMatchers(MatchFinder &Finder) {
 void HardcodedDeviceRule::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Call = Result.Nodes.getNodeAs<CXXMemberCallExpr>("cuda")) {
     const auto *Member = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts());
-    if (!Member || !Ctx.mayRewrite(Call->getSourceRange(), name()))
+    if (!Member)
       return;
-    Ctx.replace(SourceRange(Member->getMemberLoc(), Call->getRParenLoc()),
-                "to(" + Ctx.deviceAt(*Call) + ")", name());
+    rewrite(Call->getSourceRange(), replacement(SourceRange(Member->getMemberLoc(), Call->getRParenLoc()), "to(" + Ctx.device().at(*Call) + ")"));
     return;
   }
   // torch::kCUDA is a `constexpr DeviceType` variable (c10/core/DeviceType.h).
   if (const auto *Ref = Result.Nodes.getNodeAs<DeclRefExpr>("type"))
-    if (isDeviceTypeEnum(Ref->getType()) && Ctx.isRewritable(Ref->getSourceRange()) &&
-        !Ctx.isKeptOnCpu(Ref->getBeginLoc()))
+    if (isDeviceTypeEnum(Ref->getType()))
       rewriteDeviceType(*Ref);
 }
 
@@ -91,8 +89,9 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
 
   if (!IsCuda) {
     if (ConvertedTo)
-      Ctx.report(Ref.getBeginLoc(), Finding::Level::Note,
-                 "explicit CPU placement kept (remove it if the device was meant)", name());
+      diag(Ref.getBeginLoc(), "explicit CPU placement kept (remove it if the device was meant)",
+           DiagnosticIDs::Note)
+          << Ref.getSourceRange();
     return;
   }
 
@@ -101,14 +100,13 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
   const auto *DeviceConstruct = dyn_cast_or_null<CXXConstructExpr>(ConvertedTo);
   if (DeviceConstruct && isDeviceType(DeviceConstruct->getType())) {
     if (DeviceConstruct->getNumArgs() > 1 && !isa<CXXDefaultArgExpr>(DeviceConstruct->getArg(1))) {
-      Ctx.report(Ref.getBeginLoc(), Finding::Level::Warning,
-                 "hard-coded CUDA device with an index; not rewritten (choose it with "
-                 "torch::cuda::device_count())",
-                 name());
+      diag(Ref.getBeginLoc(), "hard-coded CUDA device with an index; not rewritten (choose it with "
+                 "torch::cuda::device_count())")
+          << Ref.getSourceRange();
       return;
     }
     if (Parent.get<VarDecl>()) {
-      Ctx.replace(Ref.getSourceRange(), Ctx.deviceExpression(), name());
+      rewrite(Ref.getSourceRange(), replacement(Ref.getSourceRange(), Ctx.device().expression()));
       return;
     }
   }
@@ -116,20 +114,18 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
   // template (no conversion to Device at the call), but it places all the same.
   if (!ConvertedTo && isPlacementArgument(Parent, *Used)) {
     if (Parent.get<CallExpr>()->getNumArgs() > 1) { // `.device(torch::kCUDA, 2)`
-      Ctx.report(Ref.getBeginLoc(), Finding::Level::Warning,
-                 "hard-coded CUDA device with an index; not rewritten (choose it with "
-                 "torch::cuda::device_count())",
-                 name());
+      diag(Ref.getBeginLoc(), "hard-coded CUDA device with an index; not rewritten (choose it with "
+                 "torch::cuda::device_count())")
+          << Ref.getSourceRange();
       return;
     }
-    Ctx.replace(Ref.getSourceRange(), Ctx.deviceAt(Ref), name());
+    rewrite(Ref.getSourceRange(), replacement(Ref.getSourceRange(), Ctx.device().at(Ref)));
     return;
   }
   if (!ConvertedTo) {
-    Ctx.report(Ref.getBeginLoc(), Finding::Level::Warning,
-               "hard-coded CUDA device type; not rewritten (compare with the device variable "
-               "instead)",
-               name());
+    diag(Ref.getBeginLoc(), "hard-coded CUDA device type; not rewritten (compare with the device variable "
+               "instead)")
+        << Ref.getSourceRange();
     return;
   }
   // A temporary `torch::Device(torch::kCUDA)` is replaced whole; in
@@ -140,11 +136,7 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
     Replaced = Cast;
   else if (DeviceConstruct && isa<CXXTemporaryObjectExpr>(DeviceConstruct))
     Replaced = DeviceConstruct;
-  Ctx.replace(Replaced->getSourceRange(), Ctx.deviceAt(Ref), name());
+  rewrite(Replaced->getSourceRange(), replacement(Replaced->getSourceRange(), Ctx.device().at(Ref)));
 }
-
-static RuleRegistry::Add<RuleFactoryFor<HardcodedDeviceRule, 70>>
-    Registration("hardcoded-device",
-                 "make hard-coded CUDA devices (.cuda(), torch::kCUDA) portable");
 
 } // namespace to_device_migrate

@@ -8,14 +8,14 @@
 // explicit `torch::kCPU` placements are kept and reported as a note.
 #pragma once
 
-#include "../lib/Rule.h"
+#include "engine/Rule.h"
 
 namespace to_device_migrate {
 
 class HardcodedDeviceRule : public Rule {
 public:
   using Rule::Rule;
-  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:

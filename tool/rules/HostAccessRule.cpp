@@ -1,7 +1,7 @@
 #include "HostAccessRule.h"
-#include "../lib/HostWrites.h"
-#include "../lib/Matchers.h"
-#include "../lib/TorchTypes.h"
+#include "facts/HostWrites.h"
+#include "facts/Matchers.h"
+#include "facts/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -20,8 +20,8 @@ bool isHostCopy(const VarDecl &Var) {
 
 } // namespace
 
-void HostAccessRule::registerMatchers(MatchFinder &Finder) {
-  Finder.addMatcher(
+void HostAccessRule::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
                cxxMemberCallExpr(isExpansionInFile(Ctx.file()),
                                  callee(cxxMethodDecl(hasAnyName("data_ptr", "accessor"))),
@@ -36,7 +36,7 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
   // A tensor its function builds and fills from the host stays on the CPU
   // (HostWrites.h): nothing to bring back nor to report.
   if (!isTensorType(Tensor->getType()) || isHostCopy(*Tensor) ||
-      isHostBuiltTensor(Ctx.ast(), *Tensor) || !Ctx.mayRewrite(Access->getSourceRange(), name()))
+      isHostBuiltTensor(Ctx.ast(), *Tensor))
     return;
   const Stmt *Statement = Ctx.statementInBlock(*Access).first;
   if (!Statement)
@@ -44,28 +44,21 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
 
   StringRef Method = Access->getMethodDecl()->getName();
   if (isWriteAccess(Ctx.ast(), *Access)) {
-    Ctx.report(Access->getBeginLoc(), Finding::Level::Warning,
-               "host code writes into '" + Tensor->getName().str() + "' through " + Method.str() +
+    diag(Access->getBeginLoc(), "host code writes into '" + Tensor->getName().str() + "' through " + Method.str() +
                    "(); on the device a .cpu() copy would take the write, so this is not "
                    "rewritten: fill a CPU tensor and move it with .to(device), or use tensor "
-                   "operations",
-               name());
+                   "operations")
+        << Access->getSourceRange();
     return;
   }
   // One host copy per statement and tensor, shared by all its reads there
   // (`std::vector<float> v(t.data_ptr<float>(), t.data_ptr<float>() + n)`).
   std::string &Host = HostCopies[{Statement, Tensor}];
   if (Host.empty())
-    Host = Ctx.freshName(Tensor->getName().str() + "_host", Tensor->getName().str() + "_on_host");
-  Ctx.insert(Ctx.offsetOf(Statement->getBeginLoc()),
-             "auto " + Host + " = " + Tensor->getName().str() + ".cpu();\n" +
-                 Ctx.indentationOf(Statement->getBeginLoc()),
-             name());
-  Ctx.replace(Access->getImplicitObjectArgument()->getSourceRange(), Host, name());
+    Host = Ctx.device().freshName(Tensor->getName().str() + "_host", Tensor->getName().str() + "_on_host");
+  rewrite(Access->getSourceRange(), insertion(Ctx.offsetOf(Statement->getBeginLoc()), "auto " + Host + " = " + Tensor->getName().str() + ".cpu();\n" +
+                 Ctx.indentationOf(Statement->getBeginLoc())));
+  rewrite(Access->getSourceRange(), replacement(Access->getImplicitObjectArgument()->getSourceRange(), Host));
 }
-
-static RuleRegistry::Add<RuleFactoryFor<HostAccessRule, 90>>
-    Registration("host-access",
-                 "read device tensors from host code through .cpu(); report writes");
 
 } // namespace to_device_migrate

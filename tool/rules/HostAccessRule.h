@@ -10,7 +10,7 @@
 // item<T>() and printing work on any device and are not touched.
 #pragma once
 
-#include "../lib/Rule.h"
+#include "engine/Rule.h"
 
 #include <map>
 
@@ -19,7 +19,7 @@ namespace to_device_migrate {
 class HostAccessRule : public Rule {
 public:
   using Rule::Rule;
-  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:

@@ -1,7 +1,7 @@
 #include "HostMemoryTensorRule.h"
-#include "../lib/HostWrites.h"
-#include "../lib/Matchers.h"
-#include "../lib/TorchTypes.h"
+#include "facts/HostWrites.h"
+#include "facts/Matchers.h"
+#include "facts/TorchTypes.h"
 #include "compat/LlvmCompat.h"
 
 #include "clang/Tooling/Transformer/RangeSelector.h"
@@ -14,7 +14,7 @@ using namespace clang::transformer;
 
 namespace to_device_migrate {
 
-void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
+void HostMemoryTensorRule::registerMatchers(MatchFinder *Finder) {
   // Already followed by `.to(<device>)`: nothing to do (this keeps the rule idempotent).
   auto MovedToDevice = hasParent(memberExpr(
       member(hasName("to")), hasParent(cxxMemberCallExpr(hasArgument(0, isDeviceExpr())))));
@@ -33,13 +33,13 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
   auto DeviceCopy = clang::transformer::run([this](const MatchFinder::MatchResult &Result)
                                                 -> Expected<std::string> {
     const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
-    if (Ctx.isKeptOnCpu(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call) ||
+    if (Ctx.isPerSampleCode(*Call) ||
         isMovedToDevice(Ctx.ast(), *Call) || gatheredInto(Ctx.ast(), *Call) ||
         waitsForPerSampleCode(Ctx.ast(), *Call))
-      return std::string(); // kept on the CPU by the user or for host code; moved later or already
-    if (Ctx.registerInstead(*Call))
+      return std::string(); // kept on the CPU for host code; moved later or already
+    if (Ctx.registry().registerInstead(*Call))
       return std::string(); // the registry moves it
-    return ".to(" + Ctx.deviceAt(*Call) + ")";
+    return ".to(" + Ctx.device().at(*Call) + ")";
   });
 
   // Rows copied from host data one by one and joined: the joined batch is
@@ -67,19 +67,15 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder &Finder) {
                                          makeRule(Join, insertAfter(node("call"), JoinedCopy))}),
                    [this](Expected<tooling::AtomicChange> Change) {
                      if (!Change) {
-                       Ctx.report(SourceLocation(), Finding::Level::Warning,
-                                  llvm::toString(Change.takeError()), name());
+                       diag(SourceLocation(), llvm::toString(Change.takeError()));
                        return;
                      }
                      for (const tooling::Replacement &R : Change->getReplacements())
                        if (R.getLength() || !R.getReplacementText().empty())
-                         Ctx.addReplacement(R, name());
+                         rewrite(SourceRange(), replacement(R.getOffset(), R.getOffset() + R.getLength(),
+                                                            R.getReplacementText()));
                    });
-  Rewriter->registerMatchers(&Finder);
+  Rewriter->registerMatchers(Finder);
 }
-
-static RuleRegistry::Add<RuleFactoryFor<HostMemoryTensorRule, 20>>
-    Registration("host-memory-tensor",
-                 "move tensors built over host memory (from_blob) with .to(device), and rows copied from host data once they are joined");
 
 } // namespace to_device_migrate

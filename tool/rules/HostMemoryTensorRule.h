@@ -9,7 +9,7 @@
 // Written as a Clang Transformer rule: it needs no context beyond the match.
 #pragma once
 
-#include "../lib/Rule.h"
+#include "engine/Rule.h"
 
 #include "clang/Tooling/Transformer/Transformer.h"
 
@@ -20,7 +20,7 @@ namespace to_device_migrate {
 class HostMemoryTensorRule : public Rule {
 public:
   using Rule::Rule;
-  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
 
 private:
   std::optional<clang::tooling::Transformer> Rewriter;

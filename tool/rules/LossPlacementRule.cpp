@@ -3,8 +3,4 @@
 
 namespace to_device_migrate {
 
-static RuleRegistry::Add<RuleFactoryFor<LossPlacementRule, 40>>
-    Registration("loss-placement",
-                 "move every loss-function module with ->to(device) right after it exists");
-
 } // namespace to_device_migrate

@@ -4,7 +4,7 @@
 // Matters when the loss holds tensors (class weights): they must be on the device too.
 #pragma once
 
-#include "../lib/ModulePlacement.h"
+#include "modules/ModulePlacement.h"
 
 namespace to_device_migrate {
 

@@ -3,8 +3,4 @@
 
 namespace to_device_migrate {
 
-static RuleRegistry::Add<RuleFactoryFor<ModelPlacementRule, 30>>
-    Registration("model-placement",
-                 "move every model variable with ->to(device) right after it exists");
-
 } // namespace to_device_migrate

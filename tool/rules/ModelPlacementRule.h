@@ -5,7 +5,7 @@
 //   Net net;                               ->  ... net.to(device);
 #pragma once
 
-#include "../lib/ModulePlacement.h"
+#include "modules/ModulePlacement.h"
 
 namespace to_device_migrate {
 

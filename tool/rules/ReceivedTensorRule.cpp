@@ -1,8 +1,8 @@
 #include "ReceivedTensorRule.h"
-#include "../lib/HostWrites.h"
-#include "../lib/Matchers.h"
-#include "../lib/PerSampleCode.h"
-#include "../lib/TorchTypes.h"
+#include "facts/HostWrites.h"
+#include "facts/Matchers.h"
+#include "facts/PerSampleCode.h"
+#include "facts/TorchTypes.h"
 #include "compat/LlvmCompat.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -102,8 +102,8 @@ const Stmt *parentOf(ASTContext &Ast, const Expr &E) {
 
 } // namespace
 
-void ReceivedTensorRule::registerMatchers(MatchFinder &Finder) {
-  Finder.addMatcher(
+void ReceivedTensorRule::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
                callExpr(isExpansionInFile(Ctx.file()), unless(cxxOperatorCallExpr()),
                         callee(functionDecl(returns(qualType(unless(referenceType())))).bind("callee")),
@@ -112,7 +112,7 @@ void ReceivedTensorRule::registerMatchers(MatchFinder &Finder) {
       this);
   // Training code calling a dataset's or transform's method directly
   // (`denormalize(image)`, `dataset.get(i)`): per-sample code works on the CPU.
-  Finder.addMatcher(
+  Finder->addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
                callExpr(isExpansionInFile(Ctx.file()), callee(cxxMethodDecl().bind("method")),
                         anyOf(cxxMemberCallExpr(), cxxOperatorCallExpr()))
@@ -135,31 +135,27 @@ void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
       Member && carriesTensors(Member->getImplicitObjectArgument()->getType()))
     return;
-  if (!Ctx.mayRewrite(Call->getSourceRange(), name()) || Ctx.isPerSampleCode(*Call) ||
+  if (Ctx.isPerSampleCode(*Call) ||
       isMovedToDevice(Ctx.ast(), *Call) || isQueriedOnHost(Ctx.ast(), *Call))
     return;
-  Ctx.insert(Ctx.offsetAfterToken(Call->getEndLoc()), ".to(" + Ctx.deviceAt(*Call) + ")", name());
+  rewrite(Call->getSourceRange(), insertion(Ctx.offsetAfterToken(Call->getEndLoc()), ".to(" + Ctx.device().at(*Call) + ")"));
   std::string Why = Ctx.perSample().isPerSampleFunction(Callee)
                         ? "is per-sample code, which stays on the CPU"
                     : Ctx.facts().returnsHostBuiltTensor(*Callee)
                         ? "fills it from host code, so it is built on the CPU"
                         : "is not in a file this run migrates";
-  Ctx.report(compat::beginOf(*Call), Finding::Level::Note,
-             "'" + Callee->getNameAsString() + "' returns a tensor whose placement the tool " +
+  diag(compat::beginOf(*Call), "'" + Callee->getNameAsString() + "' returns a tensor whose placement the tool " +
                  "cannot see (its body " + Why + "): moved to the device where it is received " +
-                 "(no copy if it is there already)",
-             name());
+                 "(no copy if it is there already)", DiagnosticIDs::Note)
+      << Call->getSourceRange();
 }
 
 void ReceivedTensorRule::crossIntoPerSampleCode(const CallExpr &Call, const CXXMethodDecl &Method) {
-  if (!Ctx.mayRewrite(Call.getSourceRange(), name()))
-    return;
   bool Crossed = false, Brought = false;
   // An operator() call's first argument is the object itself.
   for (unsigned I = isa<CXXOperatorCallExpr>(Call) ? 1 : 0; I < Call.getNumArgs(); ++I) {
     const Expr *Arg = Call.getArg(I)->IgnoreImplicit();
-    if (!isTensorType(Arg->getType()) || isa<CXXDefaultArgExpr>(Arg) || isOnHost(*Arg) ||
-        !Ctx.isRewritable(Arg->getSourceRange()))
+    if (!isTensorType(Arg->getType()) || isa<CXXDefaultArgExpr>(Arg) || isOnHost(*Arg))
       continue;
     if (isHeldHostData(*Arg)) { // on the host already, for this call
       Crossed = true;
@@ -168,8 +164,9 @@ void ReceivedTensorRule::crossIntoPerSampleCode(const CallExpr &Call, const CXXM
     bool Postfix = isa<CallExpr, DeclRefExpr, MemberExpr, ParenExpr>(Arg) &&
                    !isa<CXXOperatorCallExpr>(Arg);
     if (!Postfix)
-      Ctx.insert(Ctx.offsetOf(Arg->getBeginLoc()), "(", name());
-    Ctx.insert(Ctx.offsetAfterToken(Arg->getEndLoc()), Postfix ? ".cpu()" : ").cpu()", name());
+      rewrite(Arg->getSourceRange(), insertion(Ctx.offsetOf(Arg->getBeginLoc()), "(")) << Call.getSourceRange();
+    rewrite(Arg->getSourceRange(), insertion(Ctx.offsetAfterToken(Arg->getEndLoc()), Postfix ? ".cpu()" : ").cpu()"))
+        << Call.getSourceRange();
     Crossed = Brought = true;
   }
   if (!Crossed)
@@ -180,21 +177,16 @@ void ReceivedTensorRule::crossIntoPerSampleCode(const CallExpr &Call, const CXXM
                         !isQueriedOnHost(Ctx.ast(), Call) &&
                         !isa_and_nonnull<CompoundStmt>(parentOf(Ctx.ast(), Call));
   if (Returned)
-    Ctx.insert(Ctx.offsetAfterToken(Call.getEndLoc()), ".to(" + Ctx.deviceAt(Call) + ")", name());
-  Ctx.report(compat::beginOf(Call), Finding::Level::Note,
-             "'" + Method.getParent()->getNameAsString() +
+    rewrite(Call.getSourceRange(), insertion(Ctx.offsetAfterToken(Call.getEndLoc()), ".to(" + Ctx.device().at(Call) + ")"));
+  diag(compat::beginOf(Call), "'" + Method.getParent()->getNameAsString() +
                  "' is per-sample code, which stays on the CPU: " +
                  (Brought ? "the tensors handed to it are brought to the host"
                           : "what it is handed was built on the host and stays there until then") +
                  (Returned ? std::string(", and what it returns is moved ") +
                                  (Brought ? "back " : "") + "to the device"
                            : ""),
-             name());
+       DiagnosticIDs::Note)
+      << Call.getSourceRange();
 }
-
-static RuleRegistry::Add<RuleFactoryFor<ReceivedTensorRule, 60>> Registration(
-    "received-tensor",
-    "move tensors returned by code the tool cannot see (another file, a dataset) where they "
-    "are received");
 
 } // namespace to_device_migrate

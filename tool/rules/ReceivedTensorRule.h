@@ -11,14 +11,14 @@
 //   denormalize(target.squeeze(0))  ->  denormalize(target.squeeze(0).cpu())
 #pragma once
 
-#include "../lib/Rule.h"
+#include "engine/Rule.h"
 
 namespace to_device_migrate {
 
 class ReceivedTensorRule : public Rule {
 public:
   using Rule::Rule;
-  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:

@@ -1,8 +1,8 @@
 #include "TensorFactoryRule.h"
-#include "../lib/HostWrites.h"
-#include "../lib/Matchers.h"
-#include "../lib/ParseFacts.h"
-#include "../lib/TorchTypes.h"
+#include "facts/HostWrites.h"
+#include "facts/Matchers.h"
+#include "facts/ParseFacts.h"
+#include "facts/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -213,7 +213,7 @@ ArrayRef<StringRef> TensorFactoryRule::factoryNames() {
   return Names;
 }
 
-void TensorFactoryRule::registerMatchers(MatchFinder &Finder) {
+void TensorFactoryRule::registerMatchers(MatchFinder *Finder) {
   std::vector<std::string> Qualified;
   for (StringRef Name : factoryNames()) {
     Qualified.push_back(("::torch::" + Name).str());
@@ -221,11 +221,11 @@ void TensorFactoryRule::registerMatchers(MatchFinder &Finder) {
   }
   const auto Factory =
       callee(functionDecl(hasAnyName(std::vector<StringRef>(Qualified.begin(), Qualified.end()))));
-  Finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, callExpr(Factory).bind("call")), this);
+  Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, callExpr(Factory).bind("call")), this);
   // In a template a call with dependent arguments is resolved only in each
   // instantiation; their locations are the template's, so every instantiation
   // asks for the same edit and the edit set keeps it once.
-  Finder.addMatcher(
+  Finder->addMatcher(
       traverse(TK_AsIs, callExpr(Factory, isInTemplateInstantiation()).bind("instantiated-call")),
       this);
 }
@@ -238,7 +238,7 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   const SourceManager &SM = Ctx.sources();
   if (!Callee || !Ctx.isExpansionInFile(Call->getBeginLoc()) ||
-      Ctx.isKeptOnCpu(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call) ||
+      Ctx.isPerSampleCode(*Call) ||
       buildsHostBuiltTensor(Ctx.ast(), *Call) || gatheredInto(Ctx.ast(), *Call) ||
       waitsForPerSampleCode(Ctx.ast(), *Call))
     return; // stays on the CPU for host code; moved once joined or transformed
@@ -249,7 +249,7 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
   DeviceNamed Named = optionsDevice(Ctx.facts(), Options);
   if (Named == DeviceNamed::Yes)
     return; // already placed (hard-coded devices are another rule's business)
-  if (!Ctx.isRewritable(Call->getSourceRange())) {
+  if (Ctx.isInMacroBody(Call->getSourceRange())) {
     placeWhereMacroIsUsed(*Call, Named);
     return;
   }
@@ -266,55 +266,51 @@ void TensorFactoryRule::addOptions(const CallExpr &Call, unsigned OptionsIndex, 
   // Only the position right after the last written argument can be filled.
   if (OptionsIndex != Explicit || Explicit == 0)
     return;
-  if (!Instantiated && Ctx.registerInstead(Call))
+  if (!Instantiated && Ctx.registry().registerInstead(Call))
     return;
-  const std::string NS = Ctx.torchNamespace().str();
+  const std::string NS = Ctx.device().torchNamespace().str();
   // `torch::randint(0, 10, {4})` defaults its options to `at::kLong`: options
   // naming only the device would make a float tensor.
-  std::string Options = NS + "::device(" + Ctx.deviceAt(Call) + ")";
+  std::string Options = NS + "::device(" + Ctx.device().at(Call) + ")";
   if (const std::string DType = defaultDType(*Call.getDirectCallee(), OptionsIndex); !DType.empty())
     Options = NS + "::dtype(" + NS + "::" + DType + ")." + Options.substr(NS.size() + 2);
   unsigned Offset = Ctx.offsetAfterToken(Call.getArg(Explicit - 1)->getEndLoc());
-  Ctx.insert(Offset, ", " + Options, name());
+  rewrite(Call.getSourceRange(), insertion(Offset, ", " + Options));
 }
 
 void TensorFactoryRule::addDeviceToOptions(const CallExpr &Call, const Expr &Written,
                                            DeviceNamed Named, bool Instantiated) {
-  if (!Ctx.isRewritable(Written.getSourceRange()))
-    return;
+  if (Ctx.isInMacroBody(Written.getSourceRange()))
+    return; // options a macro writes are the macro's (its other uses may want the CPU)
   if (Named == DeviceNamed::Unknown) {
-    Ctx.report(Written.getBeginLoc(), Finding::Level::Note,
-               "tensor options come from elsewhere; not rewritten (make sure they name the "
+    diag(Written.getBeginLoc(), "tensor options come from elsewhere; not rewritten (make sure they name the "
                "device)",
-               name());
+         DiagnosticIDs::Note)
+        << Call.getSourceRange() << Written.getSourceRange();
     return;
   }
-  if (!Instantiated && Ctx.registerInstead(Call))
+  if (!Instantiated && Ctx.registry().registerInstead(Call))
     return;
-  const std::string NS = Ctx.torchNamespace().str();
-  std::string Device = Ctx.deviceAt(Call);
+  const std::string NS = Ctx.device().torchNamespace().str();
+  std::string Device = Ctx.device().at(Call);
   std::string Text = Ctx.text(Written.getSourceRange()).str();
   if (!isTensorOptionsType(Written.getType())) // a dtype, layout or memory format
-    Ctx.replace(Written.getSourceRange(),
-                NS + "::TensorOptions(" + Text + ").device(" + Device + ")", name());
+    rewrite(Call.getSourceRange(), replacement(Written.getSourceRange(), NS + "::TensorOptions(" + Text + ").device(" + Device + ")"));
   else if (isPostfixExpression(&Written))
-    Ctx.insert(Ctx.offsetAfterToken(Written.getEndLoc()), ".device(" + Device + ")", name());
+    rewrite(Call.getSourceRange(), insertion(Ctx.offsetAfterToken(Written.getEndLoc()), ".device(" + Device + ")"));
   else if (isBracedList(&Written)) // {kFloat32} -> TensorOptions{kFloat32}.device(d)
-    Ctx.replace(Written.getSourceRange(),
-                NS + "::TensorOptions" + Text + ".device(" + Device + ")", name());
+    rewrite(Call.getSourceRange(), replacement(Written.getSourceRange(), NS + "::TensorOptions" + Text + ".device(" + Device + ")"));
   else
-    Ctx.replace(Written.getSourceRange(), "(" + Text + ").device(" + Device + ")", name());
+    rewrite(Call.getSourceRange(), replacement(Written.getSourceRange(), "(" + Text + ").device(" + Device + ")"));
 }
 
 void TensorFactoryRule::placeWhereMacroIsUsed(const CallExpr &Call, DeviceNamed Named) {
   const SourceManager &SM = Ctx.sources();
   SourceLocation Use = SM.getExpansionLoc(Call.getBeginLoc());
   const Expr *Value = valueOfMacroUse(Ctx.ast(), Call);
-  if (Named == DeviceNamed::Unknown || !Value || !Ctx.isRewritable(SM.getExpansionRange(Value->getSourceRange()).getAsRange())) {
-    Ctx.report(Use, Finding::Level::Warning,
-               "tensor created on the CPU inside a macro expansion whose value is not a "
-               "tensor expression; not rewritten (add the device to the macro's options by hand)",
-               name());
+  if (Named == DeviceNamed::Unknown || !Value || !Ctx.isWrittenInFile(SM.getExpansionRange(Value->getSourceRange()).getAsRange())) {
+    diag(Use, "tensor created on the CPU inside a macro expansion whose value is not a "
+               "tensor expression; not rewritten (add the device to the macro's options by hand)");
     return;
   }
   if (isMovedToDevice(Ctx.ast(), *Value))
@@ -322,20 +318,14 @@ void TensorFactoryRule::placeWhereMacroIsUsed(const CallExpr &Call, DeviceNamed 
   // The macro stays as written (its other uses may want the CPU): the value
   // it expands to is moved where it is used, `MAKE_NOISE(3).to(device)`.
   CharSourceRange Range = SM.getExpansionRange(Value->getSourceRange());
-  std::string Move = ".to(" + Ctx.deviceAt(*Value) + ")";
+  std::string Move = ".to(" + Ctx.device().at(*Value) + ")";
   if (!isPostfixExpression(Value)) {
-    Ctx.insert(Ctx.offsetOf(Range.getBegin()), "(", name());
+    rewrite(Range.getAsRange(), insertion(Ctx.offsetOf(Range.getBegin()), "("));
     Move = ")" + Move;
   }
-  Ctx.insert(Ctx.offsetAfterToken(Range.getEnd()), Move, name());
-  Ctx.report(Use, Finding::Level::Note,
-             "tensor created on the CPU by a macro; the macro is kept as written and its value "
-             "is moved to the device here",
-             name());
+  rewrite(Range.getAsRange(), insertion(Ctx.offsetAfterToken(Range.getEnd()), Move));
+  diag(Use, "tensor created on the CPU by a macro; the macro is kept as written and its value "
+             "is moved to the device here", DiagnosticIDs::Note);
 }
-
-static RuleRegistry::Add<RuleFactoryFor<TensorFactoryRule, 10>>
-    Registration("tensor-factory",
-                 "add the device to the options of torch::/at:: factory calls");
 
 } // namespace to_device_migrate

@@ -11,14 +11,14 @@
 // placed where the macro is used: MAKE_NOISE(3) -> MAKE_NOISE(3).to(device).
 #pragma once
 
-#include "../lib/Rule.h"
+#include "engine/Rule.h"
 
 namespace to_device_migrate {
 
 class TensorFactoryRule : public Rule {
 public:
   using Rule::Rule;
-  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
   /// The factory functions, without namespace (each exists as torch:: and at::).

@@ -1,0 +1,305 @@
+#include "facts/HostWrites.h"
+#include "facts/PerSampleCode.h"
+#include "facts/TorchTypes.h"
+
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace to_device_migrate {
+namespace {
+
+/// Is `Arg` the destination of memcpy/memmove/memset/std::fill/std::copy?
+bool isCalledWithDestination(const CallExpr &Call, const Expr &Arg) {
+  const FunctionDecl *F = Call.getDirectCallee();
+  if (!F || !F->getIdentifier())
+    return false;
+  unsigned Destination = llvm::StringSwitch<unsigned>(F->getName())
+                             .Case("memcpy", 0)
+                             .Case("memmove", 0)
+                             .Case("memset", 0)
+                             .Case("fill", 0)
+                             .Case("fill_n", 0)
+                             .Case("copy", 2)
+                             .Case("copy_n", 2)
+                             .Default(~0u);
+  return Destination < Call.getNumArgs() &&
+         Call.getArg(Destination)->IgnoreParenImpCasts() == Arg.IgnoreParenImpCasts();
+}
+
+/// Is `E` (a pointer or accessor, or an element reached through it) written?
+bool isWrittenThrough(ASTContext &Ctx, const Expr &E, int Depth = 0) {
+  if (Depth > 12)
+    return false;
+  DynTypedNodeList Parents = Ctx.getParents(E);
+  if (Parents.empty())
+    return false;
+  if (const auto *Op = Parents[0].get<BinaryOperator>())
+    return Op->isAssignmentOp() ? Op->getLHS()->IgnoreParenImpCasts() == E.IgnoreParenImpCasts()
+           : Op->isAdditiveOp() ? isWrittenThrough(Ctx, *Op, Depth + 1) // p + i
+                                : false;
+  if (const auto *Op = Parents[0].get<UnaryOperator>())
+    return Op->isIncrementDecrementOp() || (Op->getOpcode() == UO_Deref && isWrittenThrough(Ctx, *Op, Depth + 1));
+  if (const auto *Op = Parents[0].get<CXXOperatorCallExpr>()) {
+    if (Op->isAssignmentOp() || Op->getOperator() == OO_PlusPlus || Op->getOperator() == OO_MinusMinus)
+      return Op->getArg(0)->IgnoreParenImpCasts() == E.IgnoreParenImpCasts();
+    if (Op->getOperator() == OO_Subscript) // accessor[i][j]
+      return isWrittenThrough(Ctx, *Op, Depth + 1);
+    return false;
+  }
+  if (const auto *Subscript = Parents[0].get<ArraySubscriptExpr>())
+    return isWrittenThrough(Ctx, *Subscript, Depth + 1);
+  if (const auto *Call = Parents[0].get<CallExpr>())
+    return isCalledWithDestination(*Call, E);
+  // Implicit wrappers: casts, parentheses, temporaries (`acc[i]` of an accessor
+  // is a temporary that the next `[j]` is called on).
+  if (const auto *Wrapper = Parents[0].get<Expr>();
+      Wrapper && (isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr,
+                      CXXBindTemporaryExpr, ExprWithCleanups>(Wrapper)))
+    return isWrittenThrough(Ctx, *Wrapper, Depth + 1);
+  return false;
+}
+
+/// Finds a use of `Var` in a body that satisfies `Test`.
+template <typename Predicate> class UseFinder : public RecursiveASTVisitor<UseFinder<Predicate>> {
+public:
+  UseFinder(const VarDecl &Var, Predicate Test) : Var(Var), Test(Test) {}
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (Ref->getDecl() == &Var && Test(*Ref))
+      Found = true;
+    return !Found;
+  }
+  bool Found = false;
+
+private:
+  const VarDecl &Var;
+  Predicate Test;
+};
+
+template <typename Predicate> bool anyUseIn(const Stmt *Body, const VarDecl &Var, Predicate Test) {
+  UseFinder<Predicate> Finder(Var, Test);
+  if (Body)
+    Finder.TraverseStmt(const_cast<Stmt *>(Body));
+  return Finder.Found;
+}
+
+const Stmt *bodyOf(const VarDecl &Var) {
+  const auto *Function = dyn_cast_or_null<FunctionDecl>(Var.getParentFunctionOrMethod());
+  return Function ? Function->getBody() : nullptr;
+}
+
+/// The first ancestor of `E` that is not an implicit wrapper (a cast, a
+/// temporary, a conversion of a vector to a TensorList).
+const Stmt *userOf(ASTContext &Ast, const Expr &E) {
+  const Expr *Current = &E;
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(*Current);
+    if (Parents.empty())
+      return nullptr;
+    const auto *Parent = Parents[0].get<Expr>();
+    if (!Parent ||
+        !(isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr,
+              CXXFunctionalCastExpr>(Parent) ||
+          (isa<CXXConstructExpr>(Parent) && cast<CXXConstructExpr>(Parent)->getNumArgs() == 1)))
+      return Parents[0].get<Stmt>();
+    Current = Parent;
+  }
+}
+
+/// The member call `Object` is the object of (`ref.data_ptr()`,
+/// `torch::from_blob(p, n).clone()`), if any.
+const CXXMemberCallExpr *calledOn(ASTContext &Ast, const Expr &Object) {
+  const auto *Member = dyn_cast_or_null<MemberExpr>(userOf(Ast, Object));
+  return Member ? dyn_cast_or_null<CXXMemberCallExpr>(userOf(Ast, *Member)) : nullptr;
+}
+
+bool isNamedCall(const FunctionDecl *F, std::initializer_list<StringRef> Names) {
+  return F && F->getIdentifier() && llvm::is_contained(Names, F->getName());
+}
+
+/// `torch::tensor(row)`, `torch::from_blob(p, n).clone().unsqueeze(0)`: a
+/// tensor copied from host data, reshaped or converted on the host.
+bool isHostDataCopy(const Expr &E) {
+  const Expr *Current = ignoreConversions(&E)->IgnoreImplicit();
+  while (const auto *Method = dyn_cast<CXXMemberCallExpr>(Current)) {
+    if (!isTensorType(Method->getType()) ||
+        isNamedCall(Method->getMethodDecl(), {"to", "cuda", "cpu"}) ||
+        llvm::any_of(Method->arguments(),
+                     [](const Expr *Arg) { return isTensorType(Arg->getType()); }))
+      return false;
+    Current = Method->getImplicitObjectArgument()->IgnoreImplicit();
+  }
+  const auto *Call = dyn_cast<CallExpr>(Current);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return Callee && isLibraryDecl(Callee) && isNamedCall(Callee, {"tensor", "from_blob"});
+}
+
+/// Up the host-side chain of tensor methods (`.clone()`, `.unsqueeze(0)`)
+/// that `Copy` is the start of, to its last call.
+const Expr &endOfChain(ASTContext &Ast, const Expr &Copy) {
+  const Expr *End = &Copy;
+  while (const CXXMemberCallExpr *Call = calledOn(Ast, *End)) {
+    if (!isTensorType(Call->getType()))
+      break;
+    End = Call;
+  }
+  return *End;
+}
+
+bool isTensorVector(QualType Type) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Type->getAsCXXRecordDecl());
+  return Spec && Spec->getQualifiedNameAsString() == "std::vector" &&
+         Spec->getTemplateArgs().size() > 0 &&
+         Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+         isTensorType(Spec->getTemplateArgs()[0].getAsType());
+}
+
+} // namespace
+
+bool isGatheredHostRows(ASTContext &Ast, const VarDecl &Rows) {
+  if (!Rows.hasLocalStorage() || isa<ParmVarDecl>(Rows) || !isTensorVector(Rows.getType()))
+    return false;
+  // Empty to begin with: `std::vector<torch::Tensor> rows{state}` holds another tensor.
+  const auto *Init = dyn_cast_or_null<CXXConstructExpr>(
+      Rows.getInit() ? Rows.getInit()->IgnoreImplicit() : nullptr);
+  if (Rows.getInit() && !(Init && Init->getNumArgs() == 0))
+    return false;
+  bool Filled = false, Joined = false;
+  const bool Other = anyUseIn(bodyOf(Rows), Rows, [&](const DeclRefExpr &Ref) {
+    if (const CXXMemberCallExpr *Call = calledOn(Ast, Ref)) {
+      const CXXMethodDecl *Method = Call->getMethodDecl();
+      if (isNamedCall(Method, {"size", "empty", "reserve", "clear", "capacity"}))
+        return false;
+      if (isNamedCall(Method, {"push_back", "emplace_back"}) && Call->getNumArgs() == 1 &&
+          isHostDataCopy(*Call->getArg(0)))
+        return !(Filled = true);
+      return true;
+    }
+    const auto *Join = dyn_cast_or_null<CallExpr>(userOf(Ast, Ref));
+    const FunctionDecl *Callee = Join ? Join->getDirectCallee() : nullptr;
+    // The vector can only be their tensor-list argument.
+    if (Callee && isLibraryDecl(Callee) &&
+        isNamedCall(Callee, {"stack", "cat", "vstack", "hstack"}))
+      return !(Joined = true);
+    return true;
+  });
+  return !Other && Filled && Joined;
+}
+
+const VarDecl *gatheredInto(ASTContext &Ast, const Expr &Factory) {
+  const Expr *Row = &endOfChain(Ast, Factory);
+  const auto *Append = dyn_cast_or_null<CXXMemberCallExpr>(userOf(Ast, *Row));
+  if (!Append || !isNamedCall(Append->getMethodDecl(), {"push_back", "emplace_back"}))
+    return nullptr;
+  const auto *Ref =
+      dyn_cast<DeclRefExpr>(Append->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const auto *Rows = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return Rows && isGatheredHostRows(Ast, *Rows) ? Rows : nullptr;
+}
+
+bool holdsHostData(const VarDecl &Var) {
+  return Var.hasLocalStorage() && !isa<ParmVarDecl>(Var) && isTensorType(Var.getType()) &&
+         Var.getInit() && isHostDataCopy(*Var.getInit());
+}
+
+namespace {
+
+/// The local variable (holdsHostData()) that the host-data copy `Copy`
+/// starts the initialiser of, or null.
+const VarDecl *heldHostData(ASTContext &Ast, const Expr &Copy) {
+  const VarDecl *Var = initializedVariable(Ast, endOfChain(Ast, Copy));
+  return Var && holdsHostData(*Var) ? Var : nullptr;
+}
+
+/// Is `Var` an argument of a call of per-sample code (a transform's or
+/// dataset's method: `Normalize<>(...)(image)`)?
+bool isHandedToPerSampleCode(ASTContext &Ast, const VarDecl &Var) {
+  return anyUseIn(bodyOf(Var), Var, [&](const DeclRefExpr &Ref) {
+    const auto *Call = dyn_cast_or_null<CallExpr>(userOf(Ast, Ref));
+    const auto *Method = Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
+    return Method && isPerSampleClass(Method->getParent());
+  });
+}
+
+} // namespace
+
+bool waitsForPerSampleCode(ASTContext &Ast, const Expr &Copy) {
+  const VarDecl *Held = heldHostData(Ast, Copy);
+  return Held && isHandedToPerSampleCode(Ast, *Held);
+}
+
+bool isWriteAccess(ASTContext &Ast, const CXXMemberCallExpr &Access) {
+  if (isWrittenThrough(Ast, Access))
+    return true;
+  // `auto *p = t.data_ptr<float>();` / `auto a = t.accessor<float, 2>();`, written later.
+  const VarDecl *Holder = initializedVariable(Ast, Access);
+  return Holder && anyUseIn(bodyOf(*Holder), *Holder,
+                            [&](const DeclRefExpr &Ref) { return isWrittenThrough(Ast, Ref); });
+}
+
+bool isWrittenByHostCode(ASTContext &Ast, const VarDecl &Tensor) {
+  return anyUseIn(bodyOf(Tensor), Tensor, [&](const DeclRefExpr &Ref) {
+    const CXXMemberCallExpr *Call = calledOn(Ast, Ref);
+    const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+    return Method && Method->getIdentifier() &&
+           (Method->getName() == "data_ptr" || Method->getName() == "accessor" ||
+            Method->getName() == "data") &&
+           isWriteAccess(Ast, *Call);
+  });
+}
+
+bool isHostBuiltTensor(ASTContext &Ast, const VarDecl &Tensor) {
+  if (!Tensor.hasLocalStorage() || !isTensorType(Tensor.getType()) || !Tensor.getInit())
+    return false;
+  const auto *Init = dyn_cast<CallExpr>(ignoreConversions(Tensor.getInit())->IgnoreImplicit());
+  const FunctionDecl *Callee = Init ? Init->getDirectCallee() : nullptr;
+  return Callee && isLibraryDecl(Callee) && isWrittenByHostCode(Ast, Tensor);
+}
+
+const VarDecl *initializedVariable(ASTContext &Ast, const Expr &E) {
+  const Expr *Current = &E;
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(*Current);
+    if (Parents.empty())
+      return nullptr;
+    if (const auto *Var = Parents[0].get<VarDecl>())
+      return Var->hasLocalStorage() && Var->getInit() &&
+                     ignoreConversions(Var->getInit()) == ignoreConversions(&E)
+                 ? Var
+                 : nullptr;
+    const auto *Wrapper = Parents[0].get<Expr>();
+    if (!Wrapper || ignoreConversions(Wrapper) != ignoreConversions(&E))
+      return nullptr;
+    Current = Wrapper;
+  }
+}
+
+bool buildsHostBuiltTensor(ASTContext &Ast, const Expr &Factory) {
+  const VarDecl *Var = initializedVariable(Ast, Factory);
+  return Var && isHostBuiltTensor(Ast, *Var);
+}
+
+bool returnsHostBuiltTensor(ASTContext &Ast, const FunctionDecl &F) {
+  const FunctionDecl *Definition = F.getDefinition();
+  if (!Definition || !Definition->hasBody() || !isTensorType(F.getReturnType()))
+    return false;
+  bool Found = false;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || Found || isa<LambdaExpr>(S))
+      return;
+    if (const auto *Return = dyn_cast<ReturnStmt>(S))
+      if (const auto *Ref = Return->getRetValue()
+                                ? dyn_cast<DeclRefExpr>(ignoreConversions(Return->getRetValue())->IgnoreParenImpCasts())
+                                : nullptr)
+        if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+          Found = isHostBuiltTensor(Ast, *Var);
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(Definition->getBody());
+  return Found;
+}
+
+} // namespace to_device_migrate

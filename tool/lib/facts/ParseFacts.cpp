@@ -1,0 +1,118 @@
+#include "facts/ParseFacts.h"
+#include "facts/HostWrites.h"
+#include "facts/TorchTypes.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace to_device_migrate {
+namespace {
+
+class HostBuiltReturns : public RecursiveASTVisitor<HostBuiltReturns> {
+public:
+  HostBuiltReturns(ASTContext &Ast, llvm::DenseSet<const FunctionDecl *> &Found)
+      : Ast(Ast), Found(Found) {}
+  bool VisitFunctionDecl(FunctionDecl *F) {
+    if (F->doesThisDeclarationHaveABody() && to_device_migrate::returnsHostBuiltTensor(Ast, *F))
+      Found.insert(F->getCanonicalDecl());
+    return true;
+  }
+
+private:
+  ASTContext &Ast;
+  llvm::DenseSet<const FunctionDecl *> &Found;
+};
+
+/// Where the program's long-lived tensor options get their values.
+class OptionsValueCollector : public RecursiveASTVisitor<OptionsValueCollector> {
+public:
+  using ValueMap = llvm::DenseMap<const Decl *, llvm::SmallVector<const Expr *, 2>>;
+  explicit OptionsValueCollector(ValueMap &Values) : Values(Values) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitVarDecl(VarDecl *Var) {
+    if (Var->hasGlobalStorage() && Var->hasInit() && isTensorOptionsType(Var->getType()))
+      add(Var, Var->getInit());
+    return true;
+  }
+  bool VisitFieldDecl(FieldDecl *Field) {
+    if (Field->getInClassInitializer() && isTensorOptionsType(Field->getType()))
+      add(Field, Field->getInClassInitializer());
+    return true;
+  }
+  bool VisitCXXConstructorDecl(CXXConstructorDecl *Ctor) {
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (Init->isWritten() && Init->getMember() &&
+          isTensorOptionsType(Init->getMember()->getType()))
+        add(Init->getMember(), Init->getInit());
+    return true;
+  }
+  bool VisitReturnStmt(ReturnStmt *Return) {
+    if (Function && Return->getRetValue())
+      add(Function, Return->getRetValue());
+    return true;
+  }
+  bool TraverseFunctionDecl(FunctionDecl *F) {
+    return traverseFunction(F, [&] { return Base::TraverseFunctionDecl(F); });
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *F) {
+    return traverseFunction(F, [&] { return Base::TraverseCXXMethodDecl(F); });
+  }
+  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
+    return traverseFunction(nullptr, [&] { return Base::TraverseLambdaExpr(Lambda); });
+  }
+  // `opts = opts.dtype(torch::kFloat32)`: an assignment to a member or global.
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Call) {
+    if (Call->getOperator() == OO_Equal && Call->getNumArgs() == 2)
+      if (const Decl *Target = assignedDecl(Call->getArg(0)))
+        add(Target, Call->getArg(1));
+    return true;
+  }
+
+private:
+  using Base = RecursiveASTVisitor<OptionsValueCollector>;
+
+  /// Return statements belong to the innermost function (not to a lambda in it).
+  template <typename Traverse> bool traverseFunction(const FunctionDecl *F, Traverse Body) {
+    const FunctionDecl *Outer = Function;
+    Function = F && isTensorOptionsType(F->getReturnType()) ? F : nullptr;
+    bool Result = Body();
+    Function = Outer;
+    return Result;
+  }
+
+  static const Decl *assignedDecl(const Expr *Target) {
+    Target = Target->IgnoreParenImpCasts();
+    if (!isTensorOptionsType(Target->getType()))
+      return nullptr;
+    if (const auto *Member = dyn_cast<MemberExpr>(Target))
+      return Member->getMemberDecl();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Target)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      return Var && Var->hasGlobalStorage() ? Var : nullptr;
+    }
+    return nullptr;
+  }
+
+  void add(const Decl *D, const Expr *Value) { Values[D->getCanonicalDecl()].push_back(Value); }
+
+  ValueMap &Values;
+  const FunctionDecl *Function = nullptr;
+};
+
+} // namespace
+
+ParseFacts::ParseFacts(ASTContext &Ast, llvm::ArrayRef<Decl *> Decls,
+                       const llvm::DenseSet<FileID> &Files)
+    : PerSample(Ast, Decls, Files) {
+  HostBuiltReturns Visitor(Ast, ReturnsHostBuilt);
+  OptionsValueCollector Options(OptionsValues);
+  for (Decl *D : Decls) {
+    Visitor.TraverseDecl(D);
+    Options.TraverseDecl(D);
+  }
+}
+
+} // namespace to_device_migrate

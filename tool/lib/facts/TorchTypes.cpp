@@ -1,0 +1,227 @@
+#include "facts/TorchTypes.h"
+#include "compat/LlvmCompat.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace to_device_migrate {
+namespace {
+
+const CXXRecordDecl *recordOf(QualType Type) {
+  if (Type.isNull())
+    return nullptr;
+  Type = Type.getNonReferenceType().getCanonicalType();
+  if (const auto *RT = Type->getAs<RecordType>())
+    return dyn_cast<CXXRecordDecl>(RT->getDecl());
+  return nullptr;
+}
+
+/// True if `Node` matches `Matcher` on its own: for questions about one
+/// declaration, asked while the rules' matchers run over the file.
+template <typename MatcherT, typename NodeT>
+bool matchesNode(const MatcherT &Matcher, const NodeT &Node) {
+  return !match(Matcher, Node, Node.getASTContext()).empty();
+}
+
+/// The record a type argument of `Bound` names.
+const CXXRecordDecl *boundRecord(const SmallVectorImpl<BoundNodes> &Matches, StringRef Bound) {
+  if (Matches.empty())
+    return nullptr;
+  const auto *Type = Matches.front().getNodeAs<QualType>(Bound);
+  return Type ? recordOf(*Type) : nullptr;
+}
+
+/// For `std::shared_ptr<T>` returns T's record, otherwise null.
+const CXXRecordDecl *sharedPtrPointee(const CXXRecordDecl *RD) {
+  static const auto SharedPtr = classTemplateSpecializationDecl(
+      hasName("::std::shared_ptr"), hasTemplateArgument(0, refersToType(qualType().bind("T"))));
+  return RD ? boundRecord(match(SharedPtr, *RD, RD->getASTContext()), "T") : nullptr;
+}
+
+/// For a class derived from `torch::nn::ModuleHolder<Impl>` returns Impl.
+const CXXRecordDecl *holderImpl(const CXXRecordDecl *RD) {
+  static const auto Holder = cxxRecordDecl(isSameOrDerivedFrom(classTemplateSpecializationDecl(
+      hasName("::torch::nn::ModuleHolder"),
+      hasTemplateArgument(0, refersToType(qualType().bind("Impl"))))));
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  return boundRecord(match(Holder, *RD->getDefinition(), RD->getASTContext()), "Impl");
+}
+
+} // namespace
+
+bool isNamed(const NamedDecl *D, StringRef QualifiedName) {
+  // The unqualified name first: most declarations asked about are not it, and
+  // that answer needs no matcher.
+  const size_t Colons = QualifiedName.rfind("::");
+  const StringRef Unqualified =
+      Colons == StringRef::npos ? QualifiedName : QualifiedName.drop_front(Colons + 2);
+  if (!D || !D->getIdentifier() || D->getName() != Unqualified)
+    return false;
+  return matchesNode(namedDecl(hasName(("::" + QualifiedName).str())), *D);
+}
+
+bool isOrDerivesFrom(const CXXRecordDecl *Class, StringRef Base) {
+  if (!Class || !Class->hasDefinition())
+    return isNamed(Class, Base);
+  return matchesNode(cxxRecordDecl(isSameOrDerivedFrom(hasName(("::" + Base).str()))),
+                     *Class->getDefinition());
+}
+
+ModuleType classifyModuleType(QualType Type) {
+  if (Type.isNull() || Type->isReferenceType() || Type->isPointerType())
+    return {};
+  const CXXRecordDecl *RD = recordOf(Type);
+  if (!RD)
+    return {};
+  if (const CXXRecordDecl *Pointee = sharedPtrPointee(RD))
+    return isOrDerivesFrom(Pointee, "torch::nn::Module")
+               ? ModuleType{ModuleHandle::SharedPtr, Pointee}
+               : ModuleType{};
+  if (const CXXRecordDecl *Impl = holderImpl(RD))
+    return ModuleType{ModuleHandle::Holder, Impl};
+  if (isOrDerivesFrom(RD, "torch::nn::Module"))
+    return ModuleType{ModuleHandle::Object, RD};
+  return {};
+}
+
+bool isLossModule(const CXXRecordDecl *Class) {
+  if (!Class)
+    return false;
+  StringRef Name = Class->getName();
+  if (compat::endsWith(Name, "LossImpl") || compat::endsWith(Name, "Loss"))
+    return true;
+  if (!Class->hasDefinition())
+    return false;
+  for (const CXXBaseSpecifier &B : Class->getDefinition()->bases()) {
+    const CXXRecordDecl *Base = recordOf(B.getType());
+    // Skip the generic bases every module has (Cloneable<T>, Module).
+    if (Base && !isNamed(Base, "torch::nn::Module") && isLossModule(Base))
+      return true;
+  }
+  return false;
+}
+
+bool isInsideModuleMember(const Decl *D) {
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent()) {
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(DC))
+      if (isOrDerivesFrom(Method->getParent(), "torch::nn::Module"))
+        return true;
+    if (const auto *Record = dyn_cast<CXXRecordDecl>(DC))
+      if (!Record->isLambda() && isOrDerivesFrom(Record, "torch::nn::Module"))
+        return true;
+  }
+  return false;
+}
+
+namespace {
+/// Whether `S` names the CPU (kCPU, "cpu") and nothing that could pick another
+/// device: no call, no conditional, no other variable.
+bool namesOnlyCpu(const Stmt *S, bool &SawCpu) {
+  if (!S)
+    return true;
+  if (isa<CallExpr>(S) || isa<AbstractConditionalOperator>(S))
+    return false;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+    if (isNamed(Ref->getDecl(), "c10::kCPU") ||
+        isNamed(Ref->getDecl(), "c10::DeviceType::CPU"))
+      return SawCpu = true;
+    return false;
+  }
+  if (const auto *Text = dyn_cast<StringLiteral>(S)) {
+    SawCpu |= Text->getString() == "cpu";
+    return Text->getString() == "cpu";
+  }
+  for (const Stmt *Child : S->children())
+    if (!namesOnlyCpu(Child, SawCpu))
+      return false;
+  return true;
+}
+} // namespace
+
+bool isPinnedToCpu(const VarDecl &Device) {
+  bool SawCpu = false;
+  return Device.hasInit() && namesOnlyCpu(Device.getInit(), SawCpu) && SawCpu;
+}
+
+bool isDeviceType(QualType Type) { return isNamed(recordOf(Type), "c10::Device"); }
+
+bool isDeviceTypeEnum(QualType Type) {
+  if (Type.isNull())
+    return false;
+  const auto *ET = Type.getNonReferenceType().getCanonicalType()->getAs<EnumType>();
+  return ET && isNamed(ET->getDecl(), "c10::DeviceType");
+}
+
+bool isTensorOptionsType(QualType Type) {
+  return isNamed(recordOf(Type), "c10::TensorOptions");
+}
+
+bool isTensorType(QualType Type) { return isNamed(recordOf(Type), "at::Tensor"); }
+
+const Expr *ignoreConversions(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreImplicit();
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Next);
+        Construct && !isa<CXXTemporaryObjectExpr>(Construct) && Construct->getNumArgs() >= 1 &&
+        !Construct->isListInitialization() &&
+        (Construct->getConstructor()->isConvertingConstructor(false) ||
+         Construct->getConstructor()->isCopyOrMoveConstructor()))
+      Next = Construct->getArg(0)->IgnoreImplicit();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+bool isLibraryDecl(const Decl *D) {
+  const auto *NS = D ? dyn_cast<NamespaceDecl>(D->getDeclContext()->getEnclosingNamespaceContext())
+                     : nullptr;
+  while (NS && isa<NamespaceDecl>(NS->getParent()))
+    NS = cast<NamespaceDecl>(NS->getParent());
+  if (!NS || !NS->getIdentifier())
+    return false;
+  StringRef Top = NS->getName();
+  return Top == "torch" || Top == "at" || Top == "c10" || Top == "caffe2" || Top == "std" ||
+         Top == "__gnu_cxx";
+}
+
+bool isTorchFunction(const FunctionDecl *F, StringRef Name) {
+  if (!F || !F->getIdentifier() || F->getName() != Name)
+    return false;
+  return isInNamespace(F, {"torch", "at"});
+}
+
+bool isInNamespace(const Decl *D, llvm::ArrayRef<StringRef> Namespaces) {
+  const auto *NS = dyn_cast<NamespaceDecl>(D->getDeclContext()->getEnclosingNamespaceContext());
+  return NS && llvm::any_of(Namespaces, [&](StringRef Name) { return isNamed(NS, Name); });
+}
+
+bool isMovedToDevice(ASTContext &Ast, const Expr &E) {
+  const Expr *Current = &E;
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(*Current);
+    const auto *Parent = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+    if (!Parent)
+      return false;
+    if (const auto *Member = dyn_cast<MemberExpr>(Parent)) {
+      DynTypedNodeList Calls = Ast.getParents(*Member);
+      const auto *Move = Calls.empty() ? nullptr : Calls[0].get<CXXMemberCallExpr>();
+      const NamedDecl *Method = Member->getMemberDecl();
+      return Method->getIdentifier() && Method->getName() == "to" && Move && Move->getNumArgs() &&
+             isDeviceExpression(*ignoreConversions(Move->getArg(0)));
+    }
+    if (!isa<ParenExpr, ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr>(Parent))
+      return false;
+    Current = Parent;
+  }
+}
+
+} // namespace to_device_migrate

@@ -1,0 +1,161 @@
+#include "output/RewriteCheck.h"
+#include "facts/SourceLines.h"
+#include "compat/LlvmCompat.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+#include <map>
+
+namespace to_device_migrate {
+namespace {
+
+/// A rewritten file: its original text, the edits and the new text.
+struct Rewritten {
+  const FileResult *Result = nullptr;
+  clang::tooling::Replacements Replaces;
+  std::string Text;
+
+  /// The offset in the original text that `NewOffset` of the new text comes
+  /// from: an offset inside an edit's text maps to where the edit was made.
+  unsigned originalOffset(unsigned NewOffset) const {
+    long Shift = 0;
+    for (const clang::tooling::Replacement &R : Replaces) {
+      const unsigned NewStart = R.getOffset() + Shift;
+      if (NewOffset < NewStart)
+        break;
+      if (NewOffset < NewStart + R.getReplacementText().size())
+        return R.getOffset();
+      Shift += static_cast<long>(R.getReplacementText().size()) - R.getLength();
+    }
+    return static_cast<unsigned>(NewOffset - Shift);
+  }
+
+  /// The rules whose edits the original line holding `Offset` carries.
+  std::vector<std::string> rulesOnLineOf(unsigned Offset) const {
+    const unsigned Line = lineAndColumn(Result->Original, Offset).first;
+    std::vector<std::string> Rules;
+    const EditSet Edits = Result->edits(); // built on each call: keep it for the loop
+    for (const Edit &E : Edits.edits())
+      if (lineAndColumn(Result->Original, E.Offset).first == Line && !llvm::is_contained(Rules, E.Rule))
+        Rules.push_back(E.Rule);
+    return Rules;
+  }
+};
+
+/// Keeps the errors (with their file offsets) while the parse's SourceManager lives.
+class ErrorCollector : public clang::DiagnosticConsumer {
+public:
+  struct Collected {
+    std::string File; ///< as clang opened it
+    unsigned Offset = 0;
+    unsigned Line = 0, Column = 0;
+    std::string Message;
+  };
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level < clang::DiagnosticsEngine::Error || Errors.size() >= 5)
+      return;
+    Collected Error;
+    llvm::SmallString<256> Text;
+    Info.FormatDiagnostic(Text);
+    Error.Message = Text.str().str();
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      const clang::SourceManager &SM = Info.getSourceManager();
+      clang::SourceLocation Loc = SM.getExpansionLoc(Info.getLocation());
+      Error.File = compat::fileName(SM, SM.getFileID(Loc));
+      Error.Offset = SM.getFileOffset(Loc);
+      Error.Line = SM.getSpellingLineNumber(Loc);
+      Error.Column = SM.getSpellingColumnNumber(Loc);
+    }
+    Errors.push_back(std::move(Error));
+  }
+  std::vector<Collected> Errors;
+};
+
+} // namespace
+
+std::vector<RewriteError> checkRewritesCompile(const clang::tooling::CompilationDatabase &Database,
+                                               const std::string &MainFile,
+                                               llvm::StringRef Directory,
+                                               llvm::ArrayRef<clang::tooling::ArgumentsAdjuster> Flags,
+                                               llvm::ArrayRef<FileOutcome> Outcomes) {
+  std::map<std::string, Rewritten> Files;
+  for (const FileOutcome &Outcome : Outcomes) {
+    if (!Outcome.Result || Outcome.Result->edits().empty())
+      continue;
+    llvm::Expected<clang::tooling::Replacements> Replaces =
+        Outcome.Result->edits().toReplacements(Outcome.Result->Path, Outcome.Result->Original);
+    if (!Replaces) { // a conflict: the driver reports it, and writes nothing for the file
+      llvm::consumeError(Replaces.takeError());
+      continue;
+    }
+    llvm::Expected<std::string> Text =
+        clang::tooling::applyAllReplacements(Outcome.Result->Original, *Replaces);
+    if (!Text) {
+      llvm::consumeError(Text.takeError());
+      continue;
+    }
+    llvm::SmallString<256> Path(Outcome.Result->Path);
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    Files[Path.str().str()] = {&*Outcome.Result, std::move(*Replaces), std::move(*Text)};
+  }
+  if (Files.empty())
+    return {};
+
+  clang::tooling::ClangTool Tool(Database, {MainFile},
+                                 std::make_shared<clang::PCHContainerOperations>(),
+                                 llvm::vfs::createPhysicalFileSystem());
+  for (const clang::tooling::ArgumentsAdjuster &Adjuster : Flags)
+    Tool.appendArgumentsAdjuster(Adjuster);
+  // The errors are the tool's to report: no "N errors generated." (printed only
+  // with carets on) nor ClangTool's "Error while processing".
+  Tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
+      "-fno-caret-diagnostics", clang::tooling::ArgumentInsertPosition::BEGIN));
+  Tool.setPrintErrorMessage(false);
+  for (const auto &[Path, File] : Files)
+    Tool.mapVirtualFile(Path, File.Text);
+  ErrorCollector Collector;
+  Tool.setDiagnosticConsumer(&Collector);
+  Tool.run(clang::tooling::newFrontendActionFactory<clang::SyntaxOnlyAction>().get());
+
+  std::vector<RewriteError> Errors;
+  for (const ErrorCollector::Collected &Found : Collector.Errors) {
+    RewriteError Error;
+    llvm::SmallString<256> Path(Found.File.empty() ? MainFile : Found.File);
+    compat::makeAbsolute(Directory, Path);
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    Error.File = Path.str().str();
+    Error.Line = Found.Line;
+    Error.Column = Found.Column;
+    Error.Message = Found.Message;
+    auto Changed = Files.find(Error.File);
+    if (Changed != Files.end()) {
+      // Where the user finds it: the original file's line and column.
+      const unsigned Offset = Changed->second.originalOffset(Found.Offset);
+      std::tie(Error.Line, Error.Column) = lineAndColumn(Changed->second.Result->Original, Offset);
+      Error.Rules = Changed->second.rulesOnLineOf(Offset);
+    }
+    Errors.push_back(std::move(Error));
+  }
+  return Errors;
+}
+
+std::string describe(const RewriteError &Error) {
+  std::string Where = Error.Line ? llvm::formatv("{0}:{1}:{2}: ", Error.File, Error.Line, Error.Column).str()
+                                 : Error.File + ": ";
+  std::string Rules;
+  for (const std::string &Rule : Error.Rules)
+    Rules += (Rules.empty() ? " [" : ",") + Rule;
+  if (!Rules.empty())
+    Rules += "]";
+  return Where + "error: the migrated code would not compile: " + Error.Message + Rules;
+}
+
+} // namespace to_device_migrate

@@ -1,0 +1,223 @@
+#include "parse/PchCache.h"
+#include "parse/CompileFlags.h"
+#include "Config.h"
+#include "compat/DriverOptions.h"
+#include "compat/LlvmCompat.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Option/OptTable.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MD5.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using clang::tooling::CommandLineArguments;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+namespace to_device_migrate {
+namespace {
+
+/// A compile command as the compiler driver's own option table reads it.
+struct ParsedCommand {
+  /// The flags a PCH must be built with: no compiler, input, output,
+  /// dependency-file option (-M*), -c, -fsyntax-only, input language (a header
+  /// is parsed with `-x c++`; the PCH is built as c++-header) or previous PCH.
+  CommandLineArguments Flags;
+  /// -I, -isystem, -iquote and -idirafter directories, in command-line order.
+  std::vector<std::string> IncludeDirectories;
+};
+
+ParsedCommand parseCommand(const CommandLineArguments &Args) {
+  namespace options = compat::driver_options;
+  std::vector<const char *> Argv;
+  for (size_t I = 1; I < Args.size(); ++I) // Args[0] is the compiler
+    Argv.push_back(Args[I].c_str());
+  const llvm::opt::InputArgList Parsed = compat::parseDriverArguments(Argv);
+  ParsedCommand Command;
+  for (const llvm::opt::Arg *A : Parsed) {
+    const llvm::opt::Option &O = A->getOption();
+    // `--` takes every argument after it (the inputs) as its values.
+    if (O.matches(options::OPT__DASH_DASH) || O.matches(options::OPT_INPUT) ||
+        O.matches(options::OPT_o) ||
+        O.matches(options::OPT_M_Group) || O.matches(options::OPT_c) ||
+        O.matches(options::OPT_fsyntax_only) || O.matches(options::OPT_x) ||
+        O.matches(options::OPT_include_pch))
+      continue;
+    if (O.matches(options::OPT_I) || O.matches(options::OPT_isystem) ||
+        O.matches(options::OPT_iquote) || O.matches(options::OPT_idirafter))
+      Command.IncludeDirectories.push_back(A->getValue());
+    llvm::opt::ArgStringList Rendered;
+    A->render(Parsed, Rendered);
+    Command.Flags.insert(Command.Flags.end(), Rendered.begin(), Rendered.end());
+  }
+  return Command;
+}
+
+std::string absolute(llvm::StringRef Path, llvm::StringRef WorkingDirectory) {
+  llvm::SmallString<256> Out(Path);
+  compat::makeAbsolute(WorkingDirectory, Out);
+  return Out.str().str();
+}
+
+/// The <torch/torch.h> these include directories give: the first that has
+/// one, as the compiler would find it.
+std::string findTorchHeader(llvm::ArrayRef<std::string> IncludeDirectories,
+                            llvm::StringRef WorkingDirectory) {
+  for (const std::string &Dir : IncludeDirectories) {
+    llvm::SmallString<256> Header(absolute(Dir, WorkingDirectory));
+    path::append(Header, "torch", "torch.h");
+    if (fs::exists(Header))
+      return Header.str().str();
+  }
+  return std::string();
+}
+
+void hashFileStatus(llvm::MD5 &Hash, llvm::StringRef File) {
+  fs::file_status Status;
+  if (fs::status(File, Status))
+    return;
+  Hash.update(File);
+  Hash.update(std::to_string(Status.getSize()));
+  Hash.update(std::to_string(Status.getLastModificationTime().time_since_epoch().count()));
+}
+
+} // namespace
+
+std::string torchHeaderOf(const CommandLineArguments &Args, llvm::StringRef WorkingDirectory) {
+  return findTorchHeader(parseCommand(Args).IncludeDirectories, WorkingDirectory);
+}
+
+bool includesTorchHeader(llvm::StringRef File) {
+  auto Buffer = llvm::MemoryBuffer::getFile(File);
+  if (!Buffer)
+    return false;
+  // The preprocessor's view of the directives, as clang-scan-deps takes it:
+  // comments, string literals and code gone, line continuations joined. A
+  // commented-out include is no include.
+  std::vector<std::string> Headers;
+  if (!compat::includedHeaders((*Buffer)->getBuffer(), Headers))
+    return false; // not lexable: the parse will say why, without a PCH
+  return llvm::is_contained(Headers, "<torch/torch.h>") ||
+         llvm::is_contained(Headers, "\"torch/torch.h\"");
+}
+
+std::string PchCache::defaultDirectory() {
+  llvm::SmallString<256> Dir;
+  if (auto Env = llvm::sys::Process::GetEnv("TO_DEVICE_MIGRATE_CACHE"); Env && !Env->empty())
+    return *Env;
+  if (auto Xdg = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"); Xdg && !Xdg->empty())
+    Dir = *Xdg;
+  else if (path::home_directory(Dir))
+    path::append(Dir, ".cache");
+  else
+    path::system_temp_directory(/*ErasedOnReboot=*/false, Dir);
+  path::append(Dir, "to-device-migrate");
+  return Dir.str().str();
+}
+
+std::string PchCache::pathFor(const CommandLineArguments &Flags, llvm::StringRef TorchHeader,
+                              llvm::StringRef WorkingDirectory) const {
+  llvm::MD5 Hash;
+  for (llvm::StringRef Part : {llvm::StringRef(TO_DEVICE_MIGRATE_VERSION),
+                               llvm::StringRef(TO_DEVICE_CLANG_VERSION),
+                               llvm::StringRef(TO_DEVICE_TORCH_VERSION), WorkingDirectory})
+    Hash.update(Part), Hash.update(llvm::StringRef("\0", 1));
+  for (const std::string &Flag : Flags)
+    Hash.update(Flag), Hash.update(llvm::StringRef("\0", 1));
+  hashFileStatus(Hash, TorchHeader);
+  llvm::SmallString<256> Version(path::parent_path(TorchHeader));
+  path::append(Version, "version.h");
+  hashFileStatus(Hash, Version);
+  llvm::MD5::MD5Result Digest;
+  Hash.final(Digest);
+  llvm::SmallString<256> Out(Directory);
+  path::append(Out, "torch-" + Digest.digest().str().substr(0, 16) + ".pch");
+  return Out.str().str();
+}
+
+bool PchCache::build(const CommandLineArguments &Flags, llvm::StringRef TorchHeader,
+                     llvm::StringRef WorkingDirectory, llvm::StringRef Output) {
+  CommandLineArguments Command = Flags;
+  Command.insert(Command.end(), {"-fpch-instantiate-templates", "-o", Output.str(), "-x", "c++-header"});
+  clang::tooling::FixedCompilationDatabase Database(WorkingDirectory, Command);
+  clang::tooling::ClangTool Tool(Database, {TorchHeader.str()},
+                                 std::make_shared<clang::PCHContainerOperations>(),
+                                 llvm::vfs::createPhysicalFileSystem());
+  Tool.clearArgumentsAdjusters(); // no -fsyntax-only, keep -o
+  // Counts errors and prints nothing (a failure only means "parse without a
+  // PCH"). Counted, so that a header with errors is a failed build: the
+  // ignoring consumer counts none, the run reports success, and the output
+  // left behind is an empty file that every later parse would be given.
+  clang::DiagnosticConsumer Quiet;
+  Tool.setDiagnosticConsumer(&Quiet);
+  return Tool.run(clang::tooling::newFrontendActionFactory<clang::GeneratePCHAction>().get()) == 0 &&
+         fs::exists(Output);
+}
+
+std::string PchCache::get(const CommandLineArguments &Flags, llvm::StringRef TorchHeader,
+                          llvm::StringRef WorkingDirectory) {
+  const std::string Path = pathFor(Flags, TorchHeader, WorkingDirectory);
+  if (fs::exists(Path))
+    return Path;
+  std::shared_ptr<std::mutex> Builder;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    if (Failed.count(Path))
+      return std::string();
+    auto &Slot = Building[Path];
+    if (!Slot)
+      Slot = std::make_shared<std::mutex>();
+    Builder = Slot;
+  }
+  // Files with the same flags wait for one build rather than each making one.
+  std::lock_guard<std::mutex> OneBuild(*Builder);
+  if (fs::exists(Path))
+    return Path;
+  if (llvm::sys::Process::StandardErrIsDisplayed())
+    llvm::errs() << "to-device-migrate: precompiling <torch/torch.h> for these flags, once, into "
+                 << Directory << "\n";
+  llvm::SmallString<256> Temp;
+  bool Built = !fs::create_directories(Directory) &&
+               !fs::createUniqueFile(Path + ".%%%%%%.tmp", Temp) &&
+               build(Flags, TorchHeader, WorkingDirectory, Temp) &&
+               !fs::rename(Temp, Path); // atomic: a reader sees no PCH or a whole one
+  if (!Built) {
+    if (!Temp.empty())
+      fs::remove(Temp);
+    // Once per set of flags: every file with them now parses in full.
+    llvm::errs() << "to-device-migrate: warning: could not precompile <torch/torch.h> for "
+                    "these flags; parsing without it (slower)\n";
+    std::lock_guard<std::mutex> Guard(Lock);
+    Failed[Path] = true;
+    return std::string();
+  }
+  return Path;
+}
+
+clang::tooling::ArgumentsAdjuster PchCache::adjuster(std::string WorkingDirectory) {
+  return [this, WorkingDirectory](const CommandLineArguments &Args, llvm::StringRef File) {
+    if (llvm::is_contained(Args, "-include-pch") ||
+        !includesTorchHeader(absolute(File, WorkingDirectory)))
+      return Args;
+    ParsedCommand Command = parseCommand(Args);
+    std::string Header = findTorchHeader(Command.IncludeDirectories, WorkingDirectory);
+    if (Header.empty())
+      return Args;
+    std::string Pch = get(Command.Flags, Header, WorkingDirectory);
+    if (Pch.empty())
+      return Args;
+    CommandLineArguments Out = Args;
+    addFlags(Out, {"-include-pch", Pch});
+    return Out;
+  };
+}
+
+} // namespace to_device_migrate
