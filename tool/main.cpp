@@ -119,6 +119,12 @@ static cl::opt<std::string>
                cl::desc("Write what was done to each file, per rule and site, with totals: "
                         "JSON, or Markdown when <file> ends in .md"),
                cl::value_desc("file"), cl::cat(Category));
+static cl::opt<std::string> FormatStyle(
+    "format-style",
+    cl::desc("Format the changed lines in this clang-format style: 'file' (the default: the "
+             ".clang-format above each file; none found, no formatting), 'none', a style name "
+             "(llvm, google, ...) or '{key: value, ...}'. Other lines are never touched"),
+    cl::value_desc("style"), cl::init("file"), cl::cat(Category));
 static cl::extrahelp CommonHelp(CommonOptionsParser::HelpMessage);
 static cl::extrahelp MoreHelp(R"(
 Examples:
@@ -149,6 +155,7 @@ static driver::OutputOptions outputOptions() {
   O.ExportFixes = ExportFixes;
   O.ReportFile = ReportFile;
   O.HeaderFilter = HeaderFilter;
+  O.FormatStyle = FormatStyle;
   return O;
 }
 
@@ -304,6 +311,7 @@ int main(int Argc, const char **Argv) {
   Run.Jobs = Jobs;
   Run.CheckRewritesCompile = !Output.Check && !NoCompileCheck;
   Run.AppendForTesting = AppendForTesting;
+  Run.FormatStyle = FormatStyle;
   llvm::Regex Headers(HeaderFilter);
   if (std::string Why; !HeaderFilter.empty() && !Headers.isValid(Why))
     return error("--header-filter: '" + HeaderFilter + "' is not a valid regex: " + Why);

@@ -17,6 +17,7 @@ struct OutputOptions {
   std::string ExportFixes;  // --export-fixes
   std::string ReportFile;   // --report
   std::string HeaderFilter; // --header-filter
+  std::string FormatStyle;  // --format-style
 };
 
 } // namespace to_device_migrate::driver

@@ -1,4 +1,5 @@
 #include "driver/Outputs.h"
+#include "output/Formatting.h"
 #include "output/Output.h"
 #include "output/Report.h"
 #include "output/UnifiedDiff.h"
@@ -71,8 +72,7 @@ int writeResult(FileResult Result, const OutputOptions &Options, TranslationUnit
     return printRewrites(llvm::outs(), Result) ? 1 : 0;
   if (Options.Comments)
     addWarningComments(Result);
-  llvm::Expected<Replacements> Replaces =
-      Result.edits().toReplacements(Result.Path, Result.Original);
+  llvm::Expected<Replacements> Replaces = rewriteOf(Result, Options.FormatStyle);
   if (!Replaces)
     return error(llvm::toString(Replaces.takeError()));
   if (!Options.ExportFixes.empty()) {

@@ -6,9 +6,7 @@
 // this costs nothing when the function did place it. Only sources are moved:
 // calls given no tensor or module (what such a call returns derives from its
 // arguments, which are placed already). A note says what was assumed.
-// The other way, tensors that training code hands to a dataset's or
-// transform's method (per-sample code, kept on the CPU) are brought to the host:
-//   denormalize(target.squeeze(0))  ->  denormalize(target.squeeze(0).cpu())
+// (The other way, into per-sample code, is PerSampleCallRule's.)
 #pragma once
 
 #include "engine/Rule.h"
@@ -20,9 +18,6 @@ public:
   using Rule::Rule;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-
-private:
-  void crossIntoPerSampleCode(const clang::CallExpr &Call, const clang::CXXMethodDecl &Method);
 };
 
 } // namespace to_device_migrate

@@ -12,6 +12,7 @@
 #include "HostMemoryTensorRule.h"
 #include "LossPlacementRule.h"
 #include "ModelPlacementRule.h"
+#include "PerSampleCallRule.h"
 #include "ReceivedTensorRule.h"
 #include "TensorFactoryRule.h"
 #include "finish/FinishingSteps.h"
@@ -46,6 +47,9 @@ const std::vector<RuleInfo> &registeredRules() {
       rule<ReceivedTensorRule>("received-tensor",
                                "move tensors returned by code the tool cannot see (another file, a "
                                "dataset) where they are received"),
+      rule<PerSampleCallRule>("per-sample-call",
+                              "bring tensors handed to per-sample code (a dataset's or transform's "
+                              "method) to the host, and move what it returns back to the device"),
       rule<HardcodedDeviceRule>("hardcoded-device",
                                 "make hard-coded CUDA devices (.cuda(), torch::kCUDA) portable"),
       rule<DiscardedMoveRule>("discarded-move",

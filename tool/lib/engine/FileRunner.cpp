@@ -18,15 +18,15 @@
 namespace to_device_migrate {
 namespace {
 
-/// The directory relative paths of `File`'s command are resolved against.
 /// The compile check (RewriteCheck.h): a translation unit whose rewritten
 /// files do not compile is written nowhere, its main file nor its headers;
 /// the errors go to the file they are in (else to the main file).
 void refuseWhatDoesNotCompile(const clang::tooling::CompilationDatabase &Database,
                               const std::string &File, llvm::StringRef Directory,
                               llvm::ArrayRef<clang::tooling::ArgumentsAdjuster> Flags,
-                              std::vector<FileOutcome> &Outcomes) {
-  std::vector<RewriteError> Errors = checkRewritesCompile(Database, File, Directory, Flags, Outcomes);
+                              llvm::StringRef FormatStyle, std::vector<FileOutcome> &Outcomes) {
+  std::vector<RewriteError> Errors =
+      checkRewritesCompile(Database, File, Directory, Flags, Outcomes, FormatStyle);
   if (Errors.empty())
     return;
   for (const RewriteError &Error : Errors) {
@@ -42,14 +42,20 @@ void refuseWhatDoesNotCompile(const clang::tooling::CompilationDatabase &Databas
                : "the migrated code of " + Outcomes.front().Input + ", which includes it, would not compile"));
 }
 
+/// The directory relative paths of `File`'s command are resolved against.
 std::string workingDirectory(const clang::tooling::CompilationDatabase &Database,
                              llvm::StringRef File) {
   std::vector<clang::tooling::CompileCommand> Commands = Database.getCompileCommands(File);
-  if (!Commands.empty() && !Commands.front().Directory.empty())
-    return Commands.front().Directory;
-  llvm::SmallString<256> Cwd;
-  llvm::sys::fs::current_path(Cwd);
-  return Cwd.str().str();
+  llvm::SmallString<256> Directory;
+  llvm::sys::fs::current_path(Directory);
+  // Absolute, so every path made from it is (`--` gives the directory ".").
+  if (!Commands.empty() && !Commands.front().Directory.empty()) {
+    llvm::SmallString<256> Given(Commands.front().Directory);
+    compat::makeAbsolute(Directory, Given);
+    llvm::sys::path::remove_dots(Given, /*remove_dot_dot=*/true);
+    Directory = Given;
+  }
+  return Directory.str().str();
 }
 
 /// Migrates `File` and the headers migrated from its parse: the file's outcome
@@ -128,7 +134,7 @@ std::vector<FileOutcome> migrateOne(const clang::tooling::CompilationDatabase &D
     }
   }
   if (Options.CheckRewritesCompile)
-    refuseWhatDoesNotCompile(Database, File, Directory, Flags, Outcomes);
+    refuseWhatDoesNotCompile(Database, File, Directory, Flags, Options.FormatStyle, Outcomes);
   return Outcomes;
 }
 

@@ -27,6 +27,8 @@ struct RunOptions {
   /// Parse each translation unit once more with its rewritten files before
   /// anything is written (RewriteCheck.h); off for --check, which writes nothing.
   bool CheckRewritesCompile = true;
+  /// --format-style: how the changed lines are formatted (output/Formatting.h).
+  std::string FormatStyle = "file";
   /// Appended to every file that has edits (the compile check's test).
   std::string AppendForTesting;
 };

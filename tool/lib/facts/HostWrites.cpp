@@ -302,4 +302,21 @@ bool returnsHostBuiltTensor(ASTContext &Ast, const FunctionDecl &F) {
   return Found;
 }
 
+bool isQueriedOnHost(ASTContext &Ast, const Expr &Call) {
+  const Expr *Current = &Call;
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(*Current);
+    const auto *Parent = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+    if (!Parent || !isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                        ParenExpr, MemberExpr>(Parent))
+      return false;
+    if (isa<MemberExpr>(Parent)) {
+      DynTypedNodeList Calls = Ast.getParents(*Parent);
+      const auto *Method = Calls.empty() ? nullptr : Calls[0].get<CXXMemberCallExpr>();
+      return Method && !isTensorType(Method->getType());
+    }
+    Current = Parent;
+  }
+}
+
 } // namespace to_device_migrate

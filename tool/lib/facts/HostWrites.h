@@ -57,4 +57,8 @@ bool holdsHostData(const clang::VarDecl &Var);
 /// where it is built, and what that code returns is moved.
 bool waitsForPerSampleCode(clang::ASTContext &Ast, const clang::Expr &Copy);
 
+/// `f().size(0)`, `f().item<float>()`: the tensor `Call` gives is asked a
+/// host question, not used for device computation.
+bool isQueriedOnHost(clang::ASTContext &Ast, const clang::Expr &Call);
+
 } // namespace to_device_migrate

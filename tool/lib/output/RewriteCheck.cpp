@@ -1,5 +1,6 @@
 #include "output/RewriteCheck.h"
 #include "facts/SourceLines.h"
+#include "output/Formatting.h"
 #include "compat/LlvmCompat.h"
 
 #include "clang/Basic/Diagnostic.h"
@@ -85,13 +86,14 @@ std::vector<RewriteError> checkRewritesCompile(const clang::tooling::Compilation
                                                const std::string &MainFile,
                                                llvm::StringRef Directory,
                                                llvm::ArrayRef<clang::tooling::ArgumentsAdjuster> Flags,
-                                               llvm::ArrayRef<FileOutcome> Outcomes) {
+                                               llvm::ArrayRef<FileOutcome> Outcomes,
+                                               llvm::StringRef FormatStyle) {
   std::map<std::string, Rewritten> Files;
   for (const FileOutcome &Outcome : Outcomes) {
     if (!Outcome.Result || Outcome.Result->edits().empty())
       continue;
     llvm::Expected<clang::tooling::Replacements> Replaces =
-        Outcome.Result->edits().toReplacements(Outcome.Result->Path, Outcome.Result->Original);
+        rewriteOf(*Outcome.Result, FormatStyle);
     if (!Replaces) { // a conflict: the driver reports it, and writes nothing for the file
       llvm::consumeError(Replaces.takeError());
       continue;

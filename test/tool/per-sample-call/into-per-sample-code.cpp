@@ -22,7 +22,7 @@ double run(torch::Tensor weights) {
   // CHECK: auto image = torch::rand({1, 4, 4}, torch::device(device));
   auto shown = denormalize(image.clone().squeeze(0)).clamp_(0, 1);
   // CHECK: auto shown = denormalize(image.clone().squeeze(0).cpu()).to(device).clamp_(0, 1);
-  // NOTE: into-per-sample-code.cpp:[[@LINE-2]]:16: note: 'Normalize' is per-sample code, which stays on the CPU: the tensors handed to it are brought to the host, and what it returns is moved back to the device [received-tensor]
+  // NOTE: into-per-sample-code.cpp:[[@LINE-2]]:16: note: 'Normalize' is per-sample code, which stays on the CPU: the tensors handed to it are brought to the host, and what it returns is moved back to the device [per-sample-call]
   auto scaled = scale(image + 1);
   // CHECK: auto scaled = scale((image + 1).cpu()).to(device);
   auto host = scale(image.cpu()) + scale(weights.to(torch::kCPU));

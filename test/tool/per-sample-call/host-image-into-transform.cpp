@@ -15,7 +15,7 @@ double predict(torch::nn::Linear model, std::vector<uint8_t> &pixels, std::vecto
   image = image.permute({2, 0, 1}).to(torch::kFloat);
   image = torch::data::transforms::Normalize<>({0.5, 0.5, 0.5}, {0.5, 0.5, 0.5})(image);
   // CHECK: image = torch::data::transforms::Normalize<>({0.5, 0.5, 0.5}, {0.5, 0.5, 0.5})(image).to(device);
-  // NOTE: host-image-into-transform.cpp:[[@LINE-2]]:11: note: 'Normalize' is per-sample code, which stays on the CPU: what it is handed was built on the host and stays there until then, and what it returns is moved to the device [received-tensor]
+  // NOTE: host-image-into-transform.cpp:[[@LINE-2]]:11: note: 'Normalize' is per-sample code, which stays on the CPU: what it is handed was built on the host and stays there until then, and what it returns is moved to the device [per-sample-call]
   auto features = torch::from_blob(raw.data(), {1, 12}).clone();
   // CHECK: auto features = torch::from_blob(raw.data(), {1, 12}).to(device).clone();
   auto out = model->forward(image.reshape({1, 12})) + model->forward(features);
