@@ -5,7 +5,7 @@
 #include "driver/Inputs.h"
 #include "driver/Outputs.h"
 #include "parse/CompileFlags.h"
-#include "engine/FileRunner.h"
+#include "run/FileRunner.h"
 #include "engine/Rule.h"
 
 #include "clang/Tooling/CommonOptionsParser.h"

@@ -64,36 +64,34 @@ void makeAbsolute(llvm::StringRef Directory, llvm::SmallVectorImpl<char> &Path);
 std::optional<clang::tooling::Replacement>
 insertAngledInclude(const clang::tooling::HeaderIncludes &Includes, llvm::StringRef Header);
 
-/// Clang's text diagnostic printer with its options. DiagnosticOptions stopped
-/// being reference counted (LLVM 21): the printer takes a reference then; its
-/// ShowColors became a three-valued setting (LLVM 23).
+/// DiagnosticOptions as the printer and the engine keep them: reference
+/// counted until LLVM 21, taken by reference since.
+#if LLVM_VERSION_MAJOR >= 21
+using DiagnosticOptionsSlot = clang::DiagnosticOptions;
+#else
+using DiagnosticOptionsSlot = llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions>;
+#endif
+
+/// Clang's text diagnostic printer with its options (their ShowColors became a
+/// three-valued setting in LLVM 23).
 class TextDiagnostics {
 public:
   TextDiagnostics(llvm::raw_ostream &OS, bool Colors);
   clang::DiagnosticConsumer &consumer() { return *Printer; }
 
 private:
-#if LLVM_VERSION_MAJOR >= 21
-  clang::DiagnosticOptions Options;
-#else
-  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> Options;
-#endif
+  DiagnosticOptionsSlot Options;
   std::unique_ptr<clang::TextDiagnosticPrinter> Printer;
 };
 
-/// A DiagnosticsEngine of our own over `Consumer` (not owned), with its
-/// options: the engine takes them by reference since LLVM 21.
+/// A DiagnosticsEngine of our own over `Consumer` (not owned), with its options.
 class DiagnosticsOf {
 public:
   explicit DiagnosticsOf(clang::DiagnosticConsumer &Consumer);
   clang::DiagnosticsEngine &engine() { return *Engine; }
 
 private:
-#if LLVM_VERSION_MAJOR >= 21
-  clang::DiagnosticOptions Options;
-#else
-  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> Options;
-#endif
+  DiagnosticOptionsSlot Options;
   std::unique_ptr<clang::DiagnosticsEngine> Engine;
 };
 

@@ -5,7 +5,7 @@
 #define TO_DEVICE_MIGRATE_DRIVER_OUTPUTS_H
 
 #include "driver/Options.h"
-#include "engine/FileOutcome.h"
+#include "output/FileOutcome.h"
 
 #include "clang/Tooling/Core/Diagnostic.h"
 #include "llvm/ADT/ArrayRef.h"

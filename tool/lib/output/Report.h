@@ -2,7 +2,7 @@
 // as JSON (for scripts) or Markdown (for people and CI summaries).
 #pragma once
 
-#include "engine/FileOutcome.h"
+#include "output/FileOutcome.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/raw_ostream.h"

@@ -5,7 +5,7 @@
 // mistake then costs the user an error message, never a broken program.
 #pragma once
 
-#include "engine/FileOutcome.h"
+#include "output/FileOutcome.h"
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"

@@ -1,4 +1,4 @@
-#include "engine/FileRunner.h"
+#include "run/FileRunner.h"
 #include "parse/HeaderFiles.h"
 #include "engine/Migrator.h"
 #include "output/RewriteCheck.h"

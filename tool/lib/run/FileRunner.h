@@ -2,7 +2,7 @@
 // failing to parse never stops the others.
 #pragma once
 
-#include "engine/FileOutcome.h"
+#include "output/FileOutcome.h"
 #include "engine/MigrationContext.h"
 #include "parse/PchCache.h"
 

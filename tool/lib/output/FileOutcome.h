@@ -2,7 +2,7 @@
 // header selection that reads it (HeaderFiles.h) and the driver's outputs.
 #pragma once
 
-#include "engine/MigrationContext.h"
+#include "diagnostics/Finding.h"
 
 #include <optional>
 #include <string>
