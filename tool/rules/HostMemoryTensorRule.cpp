@@ -25,7 +25,7 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder *Finder) {
                                .bind("call"));
   // In a template (`toTensor<T>(std::vector<T>)`) the call is resolved only in
   // each instantiation; their locations are the template's, so every
-  // instantiation asks for the same edit and the edit set keeps it once.
+  // instantiation asks for the same edit and the consumer keeps it once.
   auto InstantiatedFromBlob =
       traverse(TK_AsIs, callExpr(IsFromBlob, isExpansionInFile(Ctx.file()), isInTemplateInstantiation())
                             .bind("call"));

@@ -224,7 +224,7 @@ void TensorFactoryRule::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, callExpr(Factory).bind("call")), this);
   // In a template a call with dependent arguments is resolved only in each
   // instantiation; their locations are the template's, so every instantiation
-  // asks for the same edit and the edit set keeps it once.
+  // asks for the same edit and the consumer keeps it once.
   Finder->addMatcher(
       traverse(TK_AsIs, callExpr(Factory, isInTemplateInstantiation()).bind("instantiated-call")),
       this);

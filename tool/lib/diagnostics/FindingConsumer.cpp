@@ -69,11 +69,7 @@ bool FindingConsumer::isKeptOnCpu(const Diagnostic &Info) const {
   return false;
 }
 
-namespace {
-
-/// Whether `Loc` was written by a macro's body (not passed as its argument):
-/// a macro argument is followed to where it is written.
-bool isInMacroBody(const SourceManager &SM, SourceLocation Loc) {
+bool isWrittenByMacroBody(const SourceManager &SM, SourceLocation Loc) {
   while (Loc.isMacroID()) {
     if (!SM.isMacroArgExpansion(Loc))
       return true;
@@ -82,16 +78,14 @@ bool isInMacroBody(const SourceManager &SM, SourceLocation Loc) {
   return false;
 }
 
-} // namespace
-
 std::optional<SourceLocation> FindingConsumer::macroBodyUse(const Diagnostic &Info) const {
   for (const CharSourceRange &Site : Info.getRanges())
     for (SourceLocation End : {Site.getBegin(), Site.getEnd()})
-      if (End.isValid() && isInMacroBody(SM, End))
+      if (End.isValid() && isWrittenByMacroBody(SM, End))
         return SM.getExpansionLoc(Site.getBegin());
   for (const FixItHint &Fix : Info.getFixItHints())
     for (SourceLocation End : {Fix.RemoveRange.getBegin(), Fix.RemoveRange.getEnd()})
-      if (isInMacroBody(SM, End))
+      if (isWrittenByMacroBody(SM, End))
         return SM.getExpansionLoc(Fix.RemoveRange.getBegin());
   return std::nullopt;
 }

@@ -29,6 +29,10 @@
 
 namespace to_device_migrate {
 
+/// Whether `Loc` was written by a macro's body (not passed as its argument):
+/// a macro argument is followed to where it is written.
+bool isWrittenByMacroBody(const clang::SourceManager &SM, clang::SourceLocation Loc);
+
 class FindingConsumer : public clang::DiagnosticConsumer {
 public:
   /// Collects the findings of `File` (its text is `Original`, named `Path`).

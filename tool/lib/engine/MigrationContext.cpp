@@ -10,10 +10,6 @@ using namespace clang;
 
 namespace to_device_migrate {
 
-namespace {
-
-} // namespace
-
 void MigrationContext::startTranslationUnit(ASTContext &Context, FileID Target,
                                             std::vector<IncludeLine> Lines,
                                             const ParseFacts &ParseFacts) {
@@ -44,14 +40,8 @@ bool MigrationContext::isWrittenInFile(SourceRange Range) const {
 }
 
 bool MigrationContext::isInMacroBody(SourceRange Range) const {
-  const SourceManager &SM = sources();
-  for (SourceLocation Loc : {Range.getBegin(), Range.getEnd()})
-    while (Loc.isMacroID()) {
-      if (!SM.isMacroArgExpansion(Loc))
-        return true;
-      Loc = SM.getImmediateSpellingLoc(Loc);
-    }
-  return false;
+  return isWrittenByMacroBody(sources(), Range.getBegin()) ||
+         isWrittenByMacroBody(sources(), Range.getEnd());
 }
 
 SourceLocation MigrationContext::locationAt(unsigned Offset) const {
