@@ -65,13 +65,13 @@ const Stmt *statementAfter(const CompoundStmt &Block, const CallExpr &Load) {
 } // namespace
 
 void CheckpointLoadRule::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      traverse(TK_IgnoreUnlessSpelledInSource,
-               callExpr(isExpansionInFile(Ctx.file()), callee(functionDecl(hasName("::torch::load"))),
-                        hasArgument(0, declRefExpr(to(varDecl().bind("var")))),
-                        hasParent(compoundStmt().bind("block")))
-                   .bind("load")),
-      this);
+  Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
+                              callExpr(isExpansionInFile(Ctx.file()),
+                                       callee(functionDecl(hasName("::torch::load"))),
+                                       hasArgument(0, declRefExpr(to(varDecl().bind("var")))),
+                                       hasParent(compoundStmt().bind("block")))
+                                  .bind("load")),
+                     this);
 }
 
 void CheckpointLoadRule::check(const MatchFinder::MatchResult &Result) {
@@ -92,17 +92,20 @@ void CheckpointLoadRule::check(const MatchFinder::MatchResult &Result) {
   if (reassignsMoved(Next, *Var))
     return;
   std::string Name = Var->getName().str();
-  rewrite(Load->getSourceRange(), insertion(Ctx.offsetAfterStatement(*Load), "\n" + Ctx.indentationOf(Load->getBeginLoc()) + Name + " = " + Name + ".to(" +
-                 Ctx.device().at(*Load) + ");"));
+  rewrite(Load->getSourceRange(),
+          insertion(Ctx.offsetAfterStatement(*Load), "\n" + Ctx.indentationOf(Load->getBeginLoc()) +
+                                                         Name + " = " + Name + ".to(" +
+                                                         Ctx.device().at(*Load) + ");"));
 }
 
 void CheckpointLoadRule::moveOptimizerState(const CallExpr &Load, const VarDecl &Optimizer,
                                             const CXXRecordDecl *Record, const Stmt *Next) {
   const OptimizerState *State = stateOf(Record);
   if (!State) {
-    diag(Load.getBeginLoc(), "optimizer state loaded from a checkpoint stays on the CPU (optimizers have no "
-               "to(), and this optimizer's state is not one the tool knows); register the "
-               "optimizer with a todevice::Registry and call to(device)");
+    diag(Load.getBeginLoc(),
+         "optimizer state loaded from a checkpoint stays on the CPU (optimizers have no "
+         "to(), and this optimizer's state is not one the tool knows); register the "
+         "optimizer with a todevice::Registry and call to(device)");
     return;
   }
   if (movesOptimizerState(Next, Optimizer))
@@ -113,12 +116,14 @@ void CheckpointLoadRule::moveOptimizerState(const CallExpr &Load, const VarDecl 
   std::string Fields;
   for (const char *Tensor : State->Tensors)
     Fields += std::string(Fields.empty() ? "" : ", ") + "&state." + Tensor + "()";
-  rewrite(Load.getSourceRange(), insertion(Ctx.offsetAfterStatement(Load), "\n" + Indent + "for (auto &entry : " + Optimizer.getName().str() +
-                 ".state()) { // loaded on the CPU: moved (added by to-device-migrate)\n" + Indent +
-                 "  auto &state = static_cast<torch::optim::" + State->State + " &>(*entry.second);\n" +
-                 Indent + "  for (torch::Tensor *t : {" + Fields + "})\n" + Indent +
-                 "    if (t->defined())\n" + Indent + "      *t = t->to(" + Ctx.device().at(Load) + ");\n" +
-                 Indent + "}"));
+  rewrite(Load.getSourceRange(),
+          insertion(Ctx.offsetAfterStatement(Load),
+                    "\n" + Indent + "for (auto &entry : " + Optimizer.getName().str() +
+                        ".state()) { // loaded on the CPU: moved (added by to-device-migrate)\n" +
+                        Indent + "  auto &state = static_cast<torch::optim::" + State->State +
+                        " &>(*entry.second);\n" + Indent + "  for (torch::Tensor *t : {" + Fields +
+                        "})\n" + Indent + "    if (t->defined())\n" + Indent + "      *t = t->to(" +
+                        Ctx.device().at(Load) + ");\n" + Indent + "}"));
 }
 
 } // namespace to_device_migrate

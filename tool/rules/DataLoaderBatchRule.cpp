@@ -121,10 +121,12 @@ void DataLoaderBatchRule::check(const MatchFinder::MatchResult &Result) {
   rewrite(Body->getSourceRange(), insertion(Ctx.offsetAfterToken(Body->getLBracLoc()), Moves))
       << SourceRange(Loop->getBeginLoc());
   if (Assumed)
-    diag(Batch->getLocation(), "'" + Batch->getName().str() +
-                   "' is taken for a data-loader batch (its type depends on a template "
-                   "parameter and the template is not instantiated in this file); its data "
-                   "and target are moved to the device", DiagnosticIDs::Note)
+    diag(Batch->getLocation(),
+         "'" + Batch->getName().str() +
+             "' is taken for a data-loader batch (its type depends on a template "
+             "parameter and the template is not instantiated in this file); its data "
+             "and target are moved to the device",
+         DiagnosticIDs::Note)
         << Body->getSourceRange();
 }
 
@@ -145,8 +147,8 @@ std::string DataLoaderBatchRule::moveFields(const VarDecl &Batch, const Compound
       Moves += "\n" + Indent + Source + " = " + Source + ".to(" + Device + ");";
       continue;
     }
-    std::string Local =
-        Ctx.device().freshName(Batch.getName().str() + "_" + Field.str(), Field.str() + "_on_device");
+    std::string Local = Ctx.device().freshName(Batch.getName().str() + "_" + Field.str(),
+                                               Field.str() + "_on_device");
     Moves += "\n" + Indent + "auto " + Local + " = " + Source + ".to(" + Device + ");";
     for (const Expr *Use : Uses.Uses)
       rewrite(Use->getSourceRange(), replacement(Use->getSourceRange(), Local));

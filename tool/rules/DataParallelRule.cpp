@@ -20,20 +20,19 @@ void DataParallelRule::registerMatchers(MatchFinder *Finder) {
       cxxRecordDecl(hasName("::at::Tensor")))))).bind("input"));
   const auto ReturnsTensor = hasType(hasCanonicalType(hasDeclaration(cxxRecordDecl(hasName("::at::Tensor")))));
   // model->forward(x), for a shared_ptr or a module holder.
-  Finder->addMatcher(
-      cxxMemberCallExpr(isExpansionInFile(Ctx.file()), InLoop, ReturnsTensor,
-                        callee(cxxMethodDecl(hasName("forward"))), argumentCountIs(1),
-                        hasArgument(0, TensorArgument),
-                        on(cxxOperatorCallExpr(hasOverloadedOperatorName("->"), hasArgument(0, Model))))
-          .bind("call"),
-      this);
+  Finder->addMatcher(cxxMemberCallExpr(isExpansionInFile(Ctx.file()), InLoop, ReturnsTensor,
+                                       callee(cxxMethodDecl(hasName("forward"))),
+                                       argumentCountIs(1), hasArgument(0, TensorArgument),
+                                       on(cxxOperatorCallExpr(hasOverloadedOperatorName("->"),
+                                                              hasArgument(0, Model))))
+                         .bind("call"),
+                     this);
   // model(x), a module holder's call operator.
-  Finder->addMatcher(cxxOperatorCallExpr(isExpansionInFile(Ctx.file()), InLoop,
-                                        ReturnsTensor, hasOverloadedOperatorName("()"),
-                                        argumentCountIs(2), hasArgument(0, Model),
-                                        hasArgument(1, TensorArgument))
-                        .bind("call"),
-                    this);
+  Finder->addMatcher(cxxOperatorCallExpr(isExpansionInFile(Ctx.file()), InLoop, ReturnsTensor,
+                                         hasOverloadedOperatorName("()"), argumentCountIs(2),
+                                         hasArgument(0, Model), hasArgument(1, TensorArgument))
+                         .bind("call"),
+                     this);
 }
 
 void DataParallelRule::check(const MatchFinder::MatchResult &Result) {
@@ -45,9 +44,13 @@ void DataParallelRule::check(const MatchFinder::MatchResult &Result) {
     return;
   if (!isOrDerivesFrom(Type.Class, "torch::nn::Cloneable")) {
     const std::string Class = Type.Class ? Type.Class->getNameAsString() : "the module";
-    diag(Call->getBeginLoc(), "'" + Model->getNameAsString() + "' is not run with data_parallel: it replicates a module "
-                   "with clone(), which '" + Class + "' does not implement; derive it from torch::nn::Cloneable<" +
-                   Class + "> and define reset() to use several GPUs", DiagnosticIDs::Note)
+    diag(Call->getBeginLoc(),
+         "'" + Model->getNameAsString() +
+             "' is not run with data_parallel: it replicates a module "
+             "with clone(), which '" +
+             Class + "' does not implement; derive it from torch::nn::Cloneable<" + Class +
+             "> and define reset() to use several GPUs",
+         DiagnosticIDs::Note)
         << Call->getSourceRange();
     return;
   }
@@ -75,13 +78,17 @@ void DataParallelRule::insertHelper() {
   const std::string NL = "\n"; // the consumer turns it into CRLF in a CRLF file
   // Guarded: the header and data_parallel's symbols exist only in CUDA builds of LibTorch.
   const std::string CudaBuild = "#if __has_include(<c10/cuda/impl/cuda_cmake_macros.h>) // LibTorch built with CUDA";
-  rewrite(SourceRange(), insertion(HelperOffset, CudaBuild + NL + "#include <torch/nn/parallel/data_parallel.h>" + NL + "#endif" + NL + NL +
-                 "// Runs module(input) on every CUDA device when there are several (added by" + NL +
-                 "// to-device-migrate)." + NL + "template <typename Module>" + NL + "torch::Tensor " +
-                 Helper + "(Module &module, const torch::Tensor &input) {" + NL + CudaBuild + NL +
-                 "  if (torch::cuda::device_count() > 1)" + NL +
-                 "    return torch::nn::parallel::data_parallel(module, input);" + NL + "#endif" + NL +
-                 "  return module->forward(input);" + NL + "}" + NL + NL));
+  rewrite(
+      SourceRange(),
+      insertion(HelperOffset,
+                CudaBuild + NL + "#include <torch/nn/parallel/data_parallel.h>" + NL + "#endif" +
+                    NL + NL +
+                    "// Runs module(input) on every CUDA device when there are several (added by" +
+                    NL + "// to-device-migrate)." + NL + "template <typename Module>" + NL +
+                    "torch::Tensor " + Helper + "(Module &module, const torch::Tensor &input) {" +
+                    NL + CudaBuild + NL + "  if (torch::cuda::device_count() > 1)" + NL +
+                    "    return torch::nn::parallel::data_parallel(module, input);" + NL +
+                    "#endif" + NL + "  return module->forward(input);" + NL + "}" + NL + NL));
 }
 
 } // namespace to_device_migrate

@@ -31,8 +31,9 @@ void DiscardedMoveRule::check(const MatchFinder::MatchResult &Result) {
     return;
   std::string Target = Ctx.text(Tensor->getSourceRange()).str();
   rewrite(Call->getSourceRange(), insertion(Ctx.offsetOf(Call->getBeginLoc()), Target + " = "));
-  diag(Call->getBeginLoc(), "the result of '" + Ctx.text(Call->getSourceRange()).str() +
-                 "' was discarded (a tensor is not moved in place); it is assigned back",
+  diag(Call->getBeginLoc(),
+       "the result of '" + Ctx.text(Call->getSourceRange()).str() +
+           "' was discarded (a tensor is not moved in place); it is assigned back",
        DiagnosticIDs::Note)
       << Call->getSourceRange();
 }

@@ -68,26 +68,28 @@ bool isDistributedSampler(QualType Sampler) {
 void DistributedRule::registerMatchers(MatchFinder *Finder) {
   if (!Ctx.options().Distributed)
     return;
-  Finder->addMatcher(functionDecl(isMain(), isDefinition(), isExpansionInFile(Ctx.file())).bind("main"),
-                    this);
   Finder->addMatcher(
-      traverse(TK_IgnoreUnlessSpelledInSource,
-               callExpr(isExpansionInFile(Ctx.file()),
-                        callee(functionDecl(hasName("::torch::data::make_data_loader")).bind("factory")))
-                   .bind("loader")),
+      functionDecl(isMain(), isDefinition(), isExpansionInFile(Ctx.file())).bind("main"), this);
+  Finder->addMatcher(
+      traverse(
+          TK_IgnoreUnlessSpelledInSource,
+          callExpr(isExpansionInFile(Ctx.file()),
+                   callee(functionDecl(hasName("::torch::data::make_data_loader")).bind("factory")))
+              .bind("loader")),
       this);
   Finder->addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
-               cxxMemberCallExpr(isExpansionInFile(Ctx.file()),
-                                 callee(cxxMethodDecl(hasName("step"),
-                                                      ofClass(isSameOrDerivedFrom("::torch::optim::Optimizer")))))
+               cxxMemberCallExpr(
+                   isExpansionInFile(Ctx.file()),
+                   callee(cxxMethodDecl(hasName("step"),
+                                        ofClass(isSameOrDerivedFrom("::torch::optim::Optimizer")))))
                    .bind("step")),
       this);
   Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
-                             callExpr(isExpansionInFile(Ctx.file()),
-                                      callee(functionDecl(hasName("::torch::save"))))
-                                 .bind("save")),
-                    this);
+                              callExpr(isExpansionInFile(Ctx.file()),
+                                       callee(functionDecl(hasName("::torch::save"))))
+                                  .bind("save")),
+                     this);
 }
 
 void DistributedRule::check(const MatchFinder::MatchResult &Result) {
@@ -107,7 +109,11 @@ void DistributedRule::initializeInMain(const FunctionDecl &Main) {
     return;
   Ctx.device().requireInclude("todevice/distributed.h");
   std::string Indent = Body->body_empty() ? "  " : Ctx.indentationOf(Body->body_front()->getBeginLoc());
-  rewrite(Body->getSourceRange(), insertion(Ctx.offsetAfterToken(Body->getLBracLoc()), "\n" + Indent + "todevice::distributed::init(); // RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT"));
+  rewrite(Body->getSourceRange(),
+          insertion(
+              Ctx.offsetAfterToken(Body->getLBracLoc()),
+              "\n" + Indent +
+                  "todevice::distributed::init(); // RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT"));
 }
 
 void DistributedRule::distributeLoader(const CallExpr &Call, const FunctionDecl &Factory) {
@@ -130,9 +136,10 @@ void DistributedRule::distributeLoader(const CallExpr &Call, const FunctionDecl 
     else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Sampler->IgnoreImplicit()))
       Written = Cast->getTypeInfoAsWritten();
     if (Ours.empty() || !Written || !Ctx.isWrittenInFile(Written->getTypeLoc().getSourceRange())) {
-      diag(Sampler->getBeginLoc(), "this loader's sampler is not one the tool can make distributed (only "
-                 "SequentialSampler(n) and RandomSampler(n) written in the call are); give it "
-                 "a shard of its own with torch::data::samplers::DistributedRandomSampler")
+      diag(Sampler->getBeginLoc(),
+           "this loader's sampler is not one the tool can make distributed (only "
+           "SequentialSampler(n) and RandomSampler(n) written in the call are); give it "
+           "a shard of its own with torch::data::samplers::DistributedRandomSampler")
           << Call.getSourceRange();
       return;
     }
@@ -145,8 +152,9 @@ void DistributedRule::distributeLoader(const CallExpr &Call, const FunctionDecl 
     return;
   llvm::StringRef Ours = distributedSampler(Sampler);
   if (Ours.empty()) {
-    diag(Call.getBeginLoc(), "this loader's sampler is not one the tool can make distributed; give each rank "
-               "a shard of its own (torch::data::samplers::DistributedRandomSampler)")
+    diag(Call.getBeginLoc(),
+         "this loader's sampler is not one the tool can make distributed; give each rank "
+         "a shard of its own (torch::data::samplers::DistributedRandomSampler)")
         << Call.getSourceRange();
     return;
   }
@@ -155,7 +163,8 @@ void DistributedRule::distributeLoader(const CallExpr &Call, const FunctionDecl 
     rewrite(Call.getSourceRange(), replacement(Written.getSourceRange(), Ours));
     return;
   }
-  rewrite(Call.getSourceRange(), insertion(Ctx.offsetAfterToken(Callee->getEndLoc()), ("<" + Ours + ">").str()));
+  rewrite(Call.getSourceRange(),
+          insertion(Ctx.offsetAfterToken(Callee->getEndLoc()), ("<" + Ours + ">").str()));
 }
 
 void DistributedRule::averageBeforeStep(const CXXMemberCallExpr &Step) {
@@ -176,8 +185,10 @@ void DistributedRule::averageBeforeStep(const CXXMemberCallExpr &Step) {
   if (Object->getType()->isPointerType())
     Optimizer = "*" + Optimizer;
   Ctx.device().requireInclude("todevice/distributed.h");
-  rewrite(Step.getSourceRange(), insertion(Ctx.offsetOf(Statement->getBeginLoc()), "todevice::distributed::average_gradients(" + Optimizer + ");\n" +
-                 Ctx.indentationOf(Statement->getBeginLoc())));
+  rewrite(Step.getSourceRange(),
+          insertion(Ctx.offsetOf(Statement->getBeginLoc()),
+                    "todevice::distributed::average_gradients(" + Optimizer + ");\n" +
+                        Ctx.indentationOf(Statement->getBeginLoc())));
 }
 
 void DistributedRule::saveOnMainRank(const CallExpr &Save) {
@@ -185,7 +196,8 @@ void DistributedRule::saveOnMainRank(const CallExpr &Save) {
   if (!Statement)
     return;
   Ctx.device().requireInclude("todevice/distributed.h");
-  rewrite(Save.getSourceRange(), insertion(Ctx.offsetOf(Statement->getBeginLoc()), "if (todevice::distributed::is_main()) "));
+  rewrite(Save.getSourceRange(), insertion(Ctx.offsetOf(Statement->getBeginLoc()),
+                                           "if (todevice::distributed::is_main()) "));
 }
 
 } // namespace to_device_migrate

@@ -38,15 +38,15 @@ bool isPlacementArgument(const DynTypedNode &Parent, const Expr &Arg) {
 } // namespace
 
 void HardcodedDeviceRule::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      traverse(TK_AsIs, declRefExpr(isExpansionInFile(Ctx.file()),
-                                    to(namedDecl(hasAnyName("kCUDA", "kCPU"))))
-                            .bind("type")),
-      this);
+  Finder->addMatcher(traverse(TK_AsIs, declRefExpr(isExpansionInFile(Ctx.file()),
+                                                   to(namedDecl(hasAnyName("kCUDA", "kCPU"))))
+                                           .bind("type")),
+                     this);
   Finder->addMatcher(
       traverse(TK_IgnoreUnlessSpelledInSource,
-               cxxMemberCallExpr(isExpansionInFile(Ctx.file()),
-                                 callee(cxxMethodDecl(hasName("cuda"), ofClass(hasName("::at::Tensor")))))
+               cxxMemberCallExpr(
+                   isExpansionInFile(Ctx.file()),
+                   callee(cxxMethodDecl(hasName("cuda"), ofClass(hasName("::at::Tensor")))))
                    .bind("cuda")),
       this);
 }
@@ -56,7 +56,9 @@ void HardcodedDeviceRule::check(const MatchFinder::MatchResult &Result) {
     const auto *Member = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts());
     if (!Member)
       return;
-    rewrite(Call->getSourceRange(), replacement(SourceRange(Member->getMemberLoc(), Call->getRParenLoc()), "to(" + Ctx.device().at(*Call) + ")"));
+    rewrite(Call->getSourceRange(),
+            replacement(SourceRange(Member->getMemberLoc(), Call->getRParenLoc()),
+                        "to(" + Ctx.device().at(*Call) + ")"));
     return;
   }
   // torch::kCUDA is a `constexpr DeviceType` variable (c10/core/DeviceType.h).
@@ -101,7 +103,7 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
   if (DeviceConstruct && isDeviceType(DeviceConstruct->getType())) {
     if (DeviceConstruct->getNumArgs() > 1 && !isa<CXXDefaultArgExpr>(DeviceConstruct->getArg(1))) {
       diag(Ref.getBeginLoc(), "hard-coded CUDA device with an index; not rewritten (choose it with "
-                 "torch::cuda::device_count())")
+                              "torch::cuda::device_count())")
           << Ref.getSourceRange();
       return;
     }
@@ -115,7 +117,7 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
   if (!ConvertedTo && isPlacementArgument(Parent, *Used)) {
     if (Parent.get<CallExpr>()->getNumArgs() > 1) { // `.device(torch::kCUDA, 2)`
       diag(Ref.getBeginLoc(), "hard-coded CUDA device with an index; not rewritten (choose it with "
-                 "torch::cuda::device_count())")
+                              "torch::cuda::device_count())")
           << Ref.getSourceRange();
       return;
     }
@@ -123,8 +125,9 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
     return;
   }
   if (!ConvertedTo) {
-    diag(Ref.getBeginLoc(), "hard-coded CUDA device type; not rewritten (compare with the device variable "
-               "instead)")
+    diag(Ref.getBeginLoc(),
+         "hard-coded CUDA device type; not rewritten (compare with the device variable "
+         "instead)")
         << Ref.getSourceRange();
     return;
   }
@@ -136,7 +139,8 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
     Replaced = Cast;
   else if (DeviceConstruct && isa<CXXTemporaryObjectExpr>(DeviceConstruct))
     Replaced = DeviceConstruct;
-  rewrite(Replaced->getSourceRange(), replacement(Replaced->getSourceRange(), Ctx.device().at(Ref)));
+  rewrite(Replaced->getSourceRange(),
+          replacement(Replaced->getSourceRange(), Ctx.device().at(Ref)));
 }
 
 } // namespace to_device_migrate

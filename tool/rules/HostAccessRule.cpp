@@ -44,10 +44,11 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
 
   StringRef Method = Access->getMethodDecl()->getName();
   if (isWriteAccess(Ctx.ast(), *Access)) {
-    diag(Access->getBeginLoc(), "host code writes into '" + Tensor->getName().str() + "' through " + Method.str() +
-                   "(); on the device a .cpu() copy would take the write, so this is not "
-                   "rewritten: fill a CPU tensor and move it with .to(device), or use tensor "
-                   "operations")
+    diag(Access->getBeginLoc(),
+         "host code writes into '" + Tensor->getName().str() + "' through " + Method.str() +
+             "(); on the device a .cpu() copy would take the write, so this is not "
+             "rewritten: fill a CPU tensor and move it with .to(device), or use tensor "
+             "operations")
         << Access->getSourceRange();
     return;
   }
@@ -55,10 +56,14 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
   // (`std::vector<float> v(t.data_ptr<float>(), t.data_ptr<float>() + n)`).
   std::string &Host = HostCopies[{Statement, Tensor}];
   if (Host.empty())
-    Host = Ctx.device().freshName(Tensor->getName().str() + "_host", Tensor->getName().str() + "_on_host");
-  rewrite(Access->getSourceRange(), insertion(Ctx.offsetOf(Statement->getBeginLoc()), "auto " + Host + " = " + Tensor->getName().str() + ".cpu();\n" +
-                 Ctx.indentationOf(Statement->getBeginLoc())));
-  rewrite(Access->getSourceRange(), replacement(Access->getImplicitObjectArgument()->getSourceRange(), Host));
+    Host = Ctx.device().freshName(Tensor->getName().str() + "_host",
+                                  Tensor->getName().str() + "_on_host");
+  rewrite(Access->getSourceRange(),
+          insertion(Ctx.offsetOf(Statement->getBeginLoc()),
+                    "auto " + Host + " = " + Tensor->getName().str() + ".cpu();\n" +
+                        Ctx.indentationOf(Statement->getBeginLoc())));
+  rewrite(Access->getSourceRange(),
+          replacement(Access->getImplicitObjectArgument()->getSourceRange(), Host));
 }
 
 } // namespace to_device_migrate

@@ -33,9 +33,8 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder *Finder) {
   auto DeviceCopy = clang::transformer::run([this](const MatchFinder::MatchResult &Result)
                                                 -> Expected<std::string> {
     const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
-    if (Ctx.isPerSampleCode(*Call) ||
-        isMovedToDevice(Ctx.ast(), *Call) || gatheredInto(Ctx.ast(), *Call) ||
-        waitsForPerSampleCode(Ctx.ast(), *Call))
+    if (Ctx.isPerSampleCode(*Call) || isMovedToDevice(Ctx.ast(), *Call) ||
+        gatheredInto(Ctx.ast(), *Call) || waitsForPerSampleCode(Ctx.ast(), *Call))
       return std::string(); // kept on the CPU for host code; moved later or already
     if (Ctx.registry().registerInstead(*Call))
       return std::string(); // the registry moves it
@@ -72,8 +71,9 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder *Finder) {
                      }
                      for (const tooling::Replacement &R : Change->getReplacements())
                        if (R.getLength() || !R.getReplacementText().empty())
-                         rewrite(SourceRange(), replacement(R.getOffset(), R.getOffset() + R.getLength(),
-                                                            R.getReplacementText()));
+                         rewrite(SourceRange(),
+                                 replacement(R.getOffset(), R.getOffset() + R.getLength(),
+                                             R.getReplacementText()));
                    });
   Rewriter->registerMatchers(Finder);
 }

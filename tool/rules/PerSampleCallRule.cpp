@@ -33,7 +33,8 @@ bool isOnHost(const Expr &E) {
     return true;
   if (Method->getName() != "to" || Call->getNumArgs() == 0)
     return false;
-  const auto *Ref = dyn_cast<DeclRefExpr>(ignoreConversions(Call->getArg(0))->IgnoreParenImpCasts());
+  const auto *Ref =
+      dyn_cast<DeclRefExpr>(ignoreConversions(Call->getArg(0))->IgnoreParenImpCasts());
   return Ref && Ref->getDecl()->getIdentifier() && Ref->getDecl()->getName() == "kCPU";
 }
 
@@ -74,11 +75,13 @@ void PerSampleCallRule::crossIntoPerSampleCode(const CallExpr &Call, const CXXMe
       Crossed = true;
       continue;
     }
-    bool Postfix = isa<CallExpr, DeclRefExpr, MemberExpr, ParenExpr>(Arg) &&
-                   !isa<CXXOperatorCallExpr>(Arg);
+    bool Postfix =
+        isa<CallExpr, DeclRefExpr, MemberExpr, ParenExpr>(Arg) && !isa<CXXOperatorCallExpr>(Arg);
     if (!Postfix)
-      rewrite(Arg->getSourceRange(), insertion(Ctx.offsetOf(Arg->getBeginLoc()), "(")) << Call.getSourceRange();
-    rewrite(Arg->getSourceRange(), insertion(Ctx.offsetAfterToken(Arg->getEndLoc()), Postfix ? ".cpu()" : ").cpu()"))
+      rewrite(Arg->getSourceRange(), insertion(Ctx.offsetOf(Arg->getBeginLoc()), "("))
+          << Call.getSourceRange();
+    rewrite(Arg->getSourceRange(),
+            insertion(Ctx.offsetAfterToken(Arg->getEndLoc()), Postfix ? ".cpu()" : ").cpu()"))
         << Call.getSourceRange();
     Crossed = Brought = true;
   }
@@ -90,14 +93,16 @@ void PerSampleCallRule::crossIntoPerSampleCode(const CallExpr &Call, const CXXMe
                         !isQueriedOnHost(Ctx.ast(), Call) &&
                         !isa_and_nonnull<CompoundStmt>(parentOf(Ctx.ast(), Call));
   if (Returned)
-    rewrite(Call.getSourceRange(), insertion(Ctx.offsetAfterToken(Call.getEndLoc()), ".to(" + Ctx.device().at(Call) + ")"));
-  diag(compat::beginOf(Call), "'" + Method.getParent()->getNameAsString() +
-                 "' is per-sample code, which stays on the CPU: " +
-                 (Brought ? "the tensors handed to it are brought to the host"
-                          : "what it is handed was built on the host and stays there until then") +
-                 (Returned ? std::string(", and what it returns is moved ") +
-                                 (Brought ? "back " : "") + "to the device"
-                           : ""),
+    rewrite(Call.getSourceRange(), insertion(Ctx.offsetAfterToken(Call.getEndLoc()),
+                                             ".to(" + Ctx.device().at(Call) + ")"));
+  diag(compat::beginOf(Call),
+       "'" + Method.getParent()->getNameAsString() +
+           "' is per-sample code, which stays on the CPU: " +
+           (Brought ? "the tensors handed to it are brought to the host"
+                    : "what it is handed was built on the host and stays there until then") +
+           (Returned ? std::string(", and what it returns is moved ") + (Brought ? "back " : "") +
+                           "to the device"
+                     : ""),
        DiagnosticIDs::Note)
       << Call.getSourceRange();
 }

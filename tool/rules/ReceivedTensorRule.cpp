@@ -57,11 +57,12 @@ bool isPlacedSource(MigrationContext &Ctx, const FunctionDecl &F) {
 
 void ReceivedTensorRule::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
-      traverse(TK_IgnoreUnlessSpelledInSource,
-               callExpr(isExpansionInFile(Ctx.file()), unless(cxxOperatorCallExpr()),
-                        callee(functionDecl(returns(qualType(unless(referenceType())))).bind("callee")),
-                        unless(hasParent(compoundStmt())))
-                   .bind("call")),
+      traverse(
+          TK_IgnoreUnlessSpelledInSource,
+          callExpr(isExpansionInFile(Ctx.file()), unless(cxxOperatorCallExpr()),
+                   callee(functionDecl(returns(qualType(unless(referenceType())))).bind("callee")),
+                   unless(hasParent(compoundStmt())))
+              .bind("call")),
       this);
 }
 
@@ -74,18 +75,21 @@ void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
       Member && carriesTensors(Member->getImplicitObjectArgument()->getType()))
     return;
-  if (Ctx.isPerSampleCode(*Call) ||
-      isMovedToDevice(Ctx.ast(), *Call) || isQueriedOnHost(Ctx.ast(), *Call))
+  if (Ctx.isPerSampleCode(*Call) || isMovedToDevice(Ctx.ast(), *Call) ||
+      isQueriedOnHost(Ctx.ast(), *Call))
     return;
-  rewrite(Call->getSourceRange(), insertion(Ctx.offsetAfterToken(Call->getEndLoc()), ".to(" + Ctx.device().at(*Call) + ")"));
+  rewrite(Call->getSourceRange(), insertion(Ctx.offsetAfterToken(Call->getEndLoc()),
+                                            ".to(" + Ctx.device().at(*Call) + ")"));
   std::string Why = Ctx.perSample().isPerSampleFunction(Callee)
                         ? "is per-sample code, which stays on the CPU"
                     : Ctx.facts().returnsHostBuiltTensor(*Callee)
                         ? "fills it from host code, so it is built on the CPU"
                         : "is not in a file this run migrates";
-  diag(compat::beginOf(*Call), "'" + Callee->getNameAsString() + "' returns a tensor whose placement the tool " +
-                 "cannot see (its body " + Why + "): moved to the device where it is received " +
-                 "(no copy if it is there already)", DiagnosticIDs::Note)
+  diag(compat::beginOf(*Call),
+       "'" + Callee->getNameAsString() + "' returns a tensor whose placement the tool " +
+           "cannot see (its body " + Why + "): moved to the device where it is received " +
+           "(no copy if it is there already)",
+       DiagnosticIDs::Note)
       << Call->getSourceRange();
 }
 

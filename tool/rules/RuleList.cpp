@@ -20,7 +20,8 @@
 namespace to_device_migrate {
 namespace {
 
-template <typename RuleT> RuleInfo rule(const char *Name, const char *Summary, bool AlwaysRuns = false) {
+template <typename RuleT>
+RuleInfo rule(const char *Name, const char *Summary, bool AlwaysRuns = false) {
   return {Name, Summary,
           [](llvm::StringRef N, MigrationContext &Ctx) -> std::unique_ptr<Rule> {
             return std::make_unique<RuleT>(N, Ctx);
@@ -34,16 +35,17 @@ const std::vector<RuleInfo> &registeredRules() {
   static const std::vector<RuleInfo> Rules = {
       rule<TensorFactoryRule>("tensor-factory",
                               "add the device to the options of torch::/at:: factory calls"),
-      rule<HostMemoryTensorRule>("host-memory-tensor",
-                                 "move tensors built over host memory (from_blob) with .to(device), "
-                                 "and rows copied from host data once they are joined"),
+      rule<HostMemoryTensorRule>(
+          "host-memory-tensor", "move tensors built over host memory (from_blob) with .to(device), "
+                                "and rows copied from host data once they are joined"),
       rule<ModelPlacementRule>("model-placement",
                                "move every model variable with ->to(device) right after it exists"),
       rule<LossPlacementRule>(
           "loss-placement",
           "move every loss-function module with ->to(device) right after it exists"),
       rule<DataLoaderBatchRule>(
-          "data-loader-batch", "move each batch's data and target once, at the top of the loop body"),
+          "data-loader-batch",
+          "move each batch's data and target once, at the top of the loop body"),
       rule<ReceivedTensorRule>("received-tensor",
                                "move tensors returned by code the tool cannot see (another file, a "
                                "dataset) where they are received"),
@@ -67,9 +69,9 @@ const std::vector<RuleInfo> &registeredRules() {
                             "(init, samplers, gradient averaging, saves on rank 0)"),
       // The finishing steps: the registry first, then the device declaration,
       // last, since everything before it may use the device.
-      rule<RegistryStep>("registry",
-                         "with --mode=registry: register placed variables with a todevice::Registry",
-                         /*AlwaysRuns=*/true),
+      rule<RegistryStep>(
+          "registry", "with --mode=registry: register placed variables with a todevice::Registry",
+          /*AlwaysRuns=*/true),
       rule<DeviceDeclarationStep>("device-declaration",
                                   "declare the device once (CUDA when available, else the CPU)",
                                   /*AlwaysRuns=*/true),

@@ -221,7 +221,8 @@ void TensorFactoryRule::registerMatchers(MatchFinder *Finder) {
   }
   const auto Factory =
       callee(functionDecl(hasAnyName(std::vector<StringRef>(Qualified.begin(), Qualified.end()))));
-  Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, callExpr(Factory).bind("call")), this);
+  Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, callExpr(Factory).bind("call")),
+                     this);
   // In a template a call with dependent arguments is resolved only in each
   // instantiation; their locations are the template's, so every instantiation
   // asks for the same edit and the consumer keeps it once.
@@ -237,8 +238,7 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
     Call = Result.Nodes.getNodeAs<CallExpr>("instantiated-call");
   const FunctionDecl *Callee = Call->getDirectCallee();
   const SourceManager &SM = Ctx.sources();
-  if (!Callee || !Ctx.isExpansionInFile(Call->getBeginLoc()) ||
-      Ctx.isPerSampleCode(*Call) ||
+  if (!Callee || !Ctx.isExpansionInFile(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call) ||
       buildsHostBuiltTensor(Ctx.ast(), *Call) || gatheredInto(Ctx.ast(), *Call) ||
       waitsForPerSampleCode(Ctx.ast(), *Call))
     return; // stays on the CPU for host code; moved once joined or transformed
@@ -283,8 +283,9 @@ void TensorFactoryRule::addDeviceToOptions(const CallExpr &Call, const Expr &Wri
   if (Ctx.isInMacroBody(Written.getSourceRange()))
     return; // options a macro writes are the macro's (its other uses may want the CPU)
   if (Named == DeviceNamed::Unknown) {
-    diag(Written.getBeginLoc(), "tensor options come from elsewhere; not rewritten (make sure they name the "
-               "device)",
+    diag(Written.getBeginLoc(),
+         "tensor options come from elsewhere; not rewritten (make sure they name the "
+         "device)",
          DiagnosticIDs::Note)
         << Call.getSourceRange() << Written.getSourceRange();
     return;
@@ -295,22 +296,29 @@ void TensorFactoryRule::addDeviceToOptions(const CallExpr &Call, const Expr &Wri
   std::string Device = Ctx.device().at(Call);
   std::string Text = Ctx.text(Written.getSourceRange()).str();
   if (!isTensorOptionsType(Written.getType())) // a dtype, layout or memory format
-    rewrite(Call.getSourceRange(), replacement(Written.getSourceRange(), NS + "::TensorOptions(" + Text + ").device(" + Device + ")"));
+    rewrite(Call.getSourceRange(),
+            replacement(Written.getSourceRange(),
+                        NS + "::TensorOptions(" + Text + ").device(" + Device + ")"));
   else if (isPostfixExpression(&Written))
-    rewrite(Call.getSourceRange(), insertion(Ctx.offsetAfterToken(Written.getEndLoc()), ".device(" + Device + ")"));
+    rewrite(Call.getSourceRange(),
+            insertion(Ctx.offsetAfterToken(Written.getEndLoc()), ".device(" + Device + ")"));
   else if (isBracedList(&Written)) // {kFloat32} -> TensorOptions{kFloat32}.device(d)
-    rewrite(Call.getSourceRange(), replacement(Written.getSourceRange(), NS + "::TensorOptions" + Text + ".device(" + Device + ")"));
+    rewrite(Call.getSourceRange(),
+            replacement(Written.getSourceRange(),
+                        NS + "::TensorOptions" + Text + ".device(" + Device + ")"));
   else
-    rewrite(Call.getSourceRange(), replacement(Written.getSourceRange(), "(" + Text + ").device(" + Device + ")"));
+    rewrite(Call.getSourceRange(),
+            replacement(Written.getSourceRange(), "(" + Text + ").device(" + Device + ")"));
 }
 
 void TensorFactoryRule::placeWhereMacroIsUsed(const CallExpr &Call, DeviceNamed Named) {
   const SourceManager &SM = Ctx.sources();
   SourceLocation Use = SM.getExpansionLoc(Call.getBeginLoc());
   const Expr *Value = valueOfMacroUse(Ctx.ast(), Call);
-  if (Named == DeviceNamed::Unknown || !Value || !Ctx.isWrittenInFile(SM.getExpansionRange(Value->getSourceRange()).getAsRange())) {
+  if (Named == DeviceNamed::Unknown || !Value ||
+      !Ctx.isWrittenInFile(SM.getExpansionRange(Value->getSourceRange()).getAsRange())) {
     diag(Use, "tensor created on the CPU inside a macro expansion whose value is not a "
-               "tensor expression; not rewritten (add the device to the macro's options by hand)");
+              "tensor expression; not rewritten (add the device to the macro's options by hand)");
     return;
   }
   if (isMovedToDevice(Ctx.ast(), *Value))
@@ -324,8 +332,10 @@ void TensorFactoryRule::placeWhereMacroIsUsed(const CallExpr &Call, DeviceNamed 
     Move = ")" + Move;
   }
   rewrite(Range.getAsRange(), insertion(Ctx.offsetAfterToken(Range.getEnd()), Move));
-  diag(Use, "tensor created on the CPU by a macro; the macro is kept as written and its value "
-             "is moved to the device here", DiagnosticIDs::Note);
+  diag(Use,
+       "tensor created on the CPU by a macro; the macro is kept as written and its value "
+       "is moved to the device here",
+       DiagnosticIDs::Note);
 }
 
 } // namespace to_device_migrate

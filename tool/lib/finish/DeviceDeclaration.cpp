@@ -53,8 +53,8 @@ void DeviceDeclarationStep::insertDeviceDeclaration(const std::string &Expressio
   // a plain const is ordered only against other ordered variables, and such a
   // table could see it before its initialisation, zero: the CPU.
   const bool Inline = !Ctx.options().HeaderPrefix.empty() && Ctx.ast().getLangOpts().CPlusPlus17;
-  Text += std::string(Inline ? "inline " : "") + "const " + Ctx.device().torchNamespace().str() + "::Device " +
-          DeviceName + "(" + Expression + ");" + Newline;
+  Text += std::string(Inline ? "inline " : "") + "const " + Ctx.device().torchNamespace().str() +
+          "::Device " + DeviceName + "(" + Expression + ");" + Newline;
   if (Offset < Code.size() && Code[Offset] != '\n' && Code[Offset] != '\r')
     Text += Newline;
   supportCode(insertion(Offset, Text));

@@ -22,7 +22,8 @@ namespace {
 
 /// Registrations of one function body, grouped by declaration statement in
 /// source order.
-using BodyRegistrations = std::map<unsigned, std::pair<const DeclStmt *, std::vector<const VarDecl *>>>;
+using BodyRegistrations =
+    std::map<unsigned, std::pair<const DeclStmt *, std::vector<const VarDecl *>>>;
 
 } // namespace
 

@@ -21,7 +21,8 @@ bool isNullInitializer(const Expr *Init) {
   if (!Init)
     return false;
   Init = ignoreConversions(Init);
-  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Init); Construct && Construct->getNumArgs() == 1)
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Init);
+      Construct && Construct->getNumArgs() == 1)
     Init = ignoreConversions(Construct->getArg(0));
   // In a template the list may stay as written: `model()`, `model(nullptr)`.
   if (const auto *List = dyn_cast<ParenListExpr>(Init))
@@ -49,7 +50,8 @@ public:
 private:
   void check(const Expr *Target) {
     ModuleAccess Access = calledOn(Target);
-    Found |= !Access.Var && Access.Fields.size() == 1 && Access.Fields.front()->getName() == Field.getName();
+    Found |= !Access.Var && Access.Fields.size() == 1 &&
+             Access.Fields.front()->getName() == Field.getName();
   }
   const FieldDecl &Field;
 };
@@ -87,7 +89,7 @@ bool hasReturn(const Stmt *S) {
 } // namespace
 
 std::vector<const CXXConstructorDecl *> buildingConstructors(MigrationContext &Ctx,
-                                                            const CXXRecordDecl &Record) {
+                                                             const CXXRecordDecl &Record) {
   const CXXRecordDecl *Class = &Record;
   if (const CXXRecordDecl *Pattern = Record.getTemplateInstantiationPattern())
     Class = Pattern;
@@ -122,24 +124,30 @@ void placeMembersInConstructor(MigrationContext &Ctx, const CXXConstructorDecl &
   if (Modules.empty())
     return;
   if (hasReturn(Body)) {
-    Rule.diag(Ctor.getLocation(), "this constructor returns early: its module members are not moved here; move them "
-               "with ->to(device) before each return")
+    Rule.diag(Ctor.getLocation(),
+              "this constructor returns early: its module members are not moved here; move them "
+              "with ->to(device) before each return")
         << Body->getSourceRange();
     return;
   }
   const std::string Device = Ctx.device().at(*Body);
   if (!Body->body_empty()) {
     const Stmt &Last = *Body->body_back();
-    Rule.rewrite(Body->getSourceRange(), Rule.insertion(Ctx.offsetAfterStatement(Last), moveStatements(Ctx, Modules, Device, Ctx.indentationOf(Last.getBeginLoc()))));
+    Rule.rewrite(Body->getSourceRange(),
+                 Rule.insertion(
+                     Ctx.offsetAfterStatement(Last),
+                     moveStatements(Ctx, Modules, Device, Ctx.indentationOf(Last.getBeginLoc()))));
     return;
   }
   // `Trainer() : ... {}`: the statements go between the braces, each on a line.
   const std::string Indent = Ctx.indentationOf(Ctor.getBeginLoc());
   std::string Text = moveStatements(Ctx, Modules, Device, Indent + "  ");
   const SourceManager &SM = Ctx.sources();
-  if (SM.getSpellingLineNumber(Body->getLBracLoc()) == SM.getSpellingLineNumber(Body->getRBracLoc()))
+  if (SM.getSpellingLineNumber(Body->getLBracLoc()) ==
+      SM.getSpellingLineNumber(Body->getRBracLoc()))
     Text += "\n" + Indent;
-  Rule.rewrite(Body->getSourceRange(), Rule.insertion(Ctx.offsetAfterToken(Body->getLBracLoc()), Text));
+  Rule.rewrite(Body->getSourceRange(),
+               Rule.insertion(Ctx.offsetAfterToken(Body->getLBracLoc()), Text));
 }
 
 } // namespace to_device_migrate

@@ -104,9 +104,9 @@ std::string moveStatements(MigrationContext &Ctx, llvm::ArrayRef<ModuleToMove> M
   std::string Text;
   for (const ModuleToMove &Module : Modules) {
     const bool Object = Module.Handle == ModuleHandle::Object;
-    Text += ("\n" + Indent + Module.Access.spelling() + (Object ? "." : "->") + "to(" + Device +
-             ");")
-                .str();
+    Text +=
+        ("\n" + Indent + Module.Access.spelling() + (Object ? "." : "->") + "to(" + Device + ");")
+            .str();
     if (Ctx.options().Distributed && !Module.IsLoss) {
       Ctx.device().requireInclude("todevice/distributed.h");
       Text += ("\n" + Indent + "todevice::distributed::broadcast_parameters(" +
@@ -183,11 +183,11 @@ void collectModuleMembers(MigrationContext &Ctx, const CXXRecordDecl &Record,
     // builds it (`trainer.gen->to(device)` would not compile).
     if (!InConstructorOf && Field->getAccess() != AS_public) {
       if (Type.Handle != ModuleHandle::None && Type.Class && Rule.handles(*Type.Class))
-        Rule.diag(Path.Var ? Path.Var->getLocation() : Field->getLocation(), "module member '" + Field->getName().str() + "' of '" +
-                       Record.getNameAsString() +
-                       "' is not public and no constructor of it in a file this run migrates "
-                       "builds it: not moved (migrate the file defining its constructor too, "
-                       "e.g. with --header-filter)");
+        Rule.diag(Path.Var ? Path.Var->getLocation() : Field->getLocation(),
+                  "module member '" + Field->getName().str() + "' of '" + Record.getNameAsString() +
+                      "' is not public and no constructor of it in a file this run migrates "
+                      "builds it: not moved (migrate the file defining its constructor too, "
+                      "e.g. with --header-filter)");
       continue;
     }
     if (Type.Handle == ModuleHandle::None) {
@@ -199,9 +199,10 @@ void collectModuleMembers(MigrationContext &Ctx, const CXXRecordDecl &Record,
     if (!Type.Class || !Rule.handles(*Type.Class) || Field->getType().isConstQualified())
       continue;
     if (!InConstructorOf && mayStartEmpty(*Field, Type.Handle)) {
-      Rule.diag(Field->getLocation(), "module member '" + Field->getName().str() +
-                     "' may be empty when its object is created, and is not moved there; move "
-                     "it with ->to(device) where it is assigned");
+      Rule.diag(Field->getLocation(),
+                "module member '" + Field->getName().str() +
+                    "' may be empty when its object is created, and is not moved there; move "
+                    "it with ->to(device) where it is assigned");
       continue;
     }
     Out.push_back({Access, Type.Handle, isLossModule(Type.Class)});

@@ -62,8 +62,8 @@ bool isUserRecord(const clang::CXXRecordDecl *Record);
 /// The constructors of `Record` (of its template, for an instantiation) that
 /// build its members and move them (ConstructorPlacement.cpp): user-written,
 /// not copy or move, not delegating, with a body in a file this run migrates.
-std::vector<const clang::CXXConstructorDecl *> buildingConstructors(MigrationContext &Ctx,
-                                                                   const clang::CXXRecordDecl &Record);
+std::vector<const clang::CXXConstructorDecl *>
+buildingConstructors(MigrationContext &Ctx, const clang::CXXRecordDecl &Record);
 
 /// The module members of a plain class (and of plain classes it holds by
 /// value) that `Rule` places, below `Path`. Members of a class whose

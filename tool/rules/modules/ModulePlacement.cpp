@@ -24,7 +24,8 @@ bool createsNoNewModule(const VarDecl &Var, const ModuleType &Type) {
     return Type.Handle == ModuleHandle::SharedPtr;
   const Expr *Inner = ignoreConversions(Init);
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(Inner)) {
-    if (Construct->getNumArgs() == 1 && ignoreConversions(Construct->getArg(0))->getType()->isNullPtrType())
+    if (Construct->getNumArgs() == 1 &&
+        ignoreConversions(Construct->getArg(0))->getType()->isNullPtrType())
       return true;
     if (Construct->getNumArgs() == 0)
       return Type.Handle == ModuleHandle::SharedPtr;
@@ -60,7 +61,8 @@ bool isHandedOn(const VarDecl &Var) {
   if (!Function || !Function->hasBody())
     return false;
   auto NamesVar = [&](const Expr *E) {
-    const auto *Ref = E ? dyn_cast<DeclRefExpr>(ignoreConversions(E)->IgnoreParenImpCasts()) : nullptr;
+    const auto *Ref =
+        E ? dyn_cast<DeclRefExpr>(ignoreConversions(E)->IgnoreParenImpCasts()) : nullptr;
     return Ref && Ref->getDecl() == &Var;
   };
   bool Found = false;
@@ -105,13 +107,17 @@ void placeGlobal(MigrationContext &Ctx, const VarDecl &Var, llvm::ArrayRef<Modul
   const auto *Body = Main ? dyn_cast<CompoundStmt>(Main->getBody()) : nullptr;
   if (!Body || !Ctx.sources().isBeforeInTranslationUnit(Var.getEndLoc(), Body->getBeginLoc()) ||
       !Ctx.isWrittenInFile(Body->getSourceRange())) {
-    Rule.diag(Var.getLocation(), "global module '" + Var.getName().str() +
-                   "' is not moved: no main() after it in this file to move it in")
+    Rule.diag(Var.getLocation(),
+              "global module '" + Var.getName().str() +
+                  "' is not moved: no main() after it in this file to move it in")
         << Var.getSourceRange();
     return;
   }
-  std::string Indent = Body->body_empty() ? "  " : Ctx.indentationOf(Body->body_front()->getBeginLoc());
-  Rule.rewrite(Var.getSourceRange(), Rule.insertion(Ctx.offsetAfterToken(Body->getLBracLoc()), moveStatements(Ctx, Modules, Ctx.device().at(*Body), Indent)));
+  std::string Indent =
+      Body->body_empty() ? "  " : Ctx.indentationOf(Body->body_front()->getBeginLoc());
+  Rule.rewrite(Var.getSourceRange(),
+               Rule.insertion(Ctx.offsetAfterToken(Body->getLBracLoc()),
+                              moveStatements(Ctx, Modules, Ctx.device().at(*Body), Indent)));
 }
 
 /// Places `Modules`, all held by `Var`, right after `Var` exists (after a
@@ -145,16 +151,21 @@ void placeAfterDeclaration(MigrationContext &Ctx, const VarDecl &Var,
   for (const Stmt *S : Block->body()) {
     if (S == Declaration)
       Seen = true;
-    else if (Seen && llvm::any_of(Modules, [&](const ModuleToMove &M) { return isLoadInto(S, M.Access); }))
+    else if (Seen &&
+             llvm::any_of(Modules, [&](const ModuleToMove &M) { return isLoadInto(S, M.Access); }))
       After = S;
   }
-  if (After == Declaration && Modules.front().Access.Fields.empty() && Ctx.registry().registerInstead(Var))
+  if (After == Declaration && Modules.front().Access.Fields.empty() &&
+      Ctx.registry().registerInstead(Var))
     return;
   // No place for a statement after one a macro wrote; when the macro wrote the
   // variable too, the move is refused with a report where the macro is used.
   if (!Ctx.isWrittenInFile(After->getSourceRange()) && !Ctx.isInMacroBody(Var.getSourceRange()))
     return;
-  Rule.rewrite(Var.getSourceRange(), Rule.insertion(Ctx.offsetAfterStatement(*After), moveStatements(Ctx, Modules, Ctx.device().at(Var), Ctx.indentationOf(Declaration->getBeginLoc()))));
+  Rule.rewrite(Var.getSourceRange(),
+               Rule.insertion(Ctx.offsetAfterStatement(*After),
+                              moveStatements(Ctx, Modules, Ctx.device().at(Var),
+                                             Ctx.indentationOf(Declaration->getBeginLoc()))));
 }
 
 /// The declaration (a function, a variable) whose code holds `E`.
@@ -181,8 +192,9 @@ const Expr *assignedTo(ASTContext &Ast, const CXXNewExpr &New, const VarDecl *&V
     if ((Var = const_cast<VarDecl *>(Parents[0].get<VarDecl>())))
       return nullptr;
     if (const auto *Op = Parents[0].get<BinaryOperator>())
-      return Op->getOpcode() == BO_Assign && Op->getRHS()->IgnoreParenImpCasts() == &New ? Op->getLHS()
-                                                                                          : nullptr;
+      return Op->getOpcode() == BO_Assign && Op->getRHS()->IgnoreParenImpCasts() == &New
+                 ? Op->getLHS()
+                 : nullptr;
     const auto *Wrapper = Parents[0].get<Expr>();
     if (!Wrapper || !isa<ImplicitCastExpr, ParenExpr, ExprWithCleanups>(Wrapper))
       return nullptr;
@@ -195,16 +207,18 @@ const Expr *assignedTo(ASTContext &Ast, const CXXNewExpr &New, const VarDecl *&V
 void placeNewModule(MigrationContext &Ctx, const CXXNewExpr &New, const ModuleVariableRule &Rule) {
   ModuleType Type = classifyModuleType(New.getAllocatedType());
   if (New.isArray() || !Type.Class || !Rule.handles(*Type.Class) ||
-      Type.Handle == ModuleHandle::SharedPtr ||
-      Ctx.isPerSampleCode(New))
+      Type.Handle == ModuleHandle::SharedPtr || Ctx.isPerSampleCode(New))
     return;
   const Decl *Code = enclosingDecl(Ctx.ast(), New);
   if (!Code || isInsideModuleMember(Code) ||
-      (isa<CXXMethodDecl>(Code) && isOrDerivesFrom(cast<CXXMethodDecl>(Code)->getParent(), "torch::nn::Module")))
+      (isa<CXXMethodDecl>(Code) &&
+       isOrDerivesFrom(cast<CXXMethodDecl>(Code)->getParent(), "torch::nn::Module")))
     return; // a submodule, moved with its parent
   const VarDecl *Var = nullptr;
   const Expr *Target = assignedTo(Ctx.ast(), New, Var);
-  std::string Pointer = Var ? Var->getName().str() : Target ? Ctx.text(Target->getSourceRange()).str() : "";
+  std::string Pointer = Var      ? Var->getName().str()
+                        : Target ? Ctx.text(Target->getSourceRange()).str()
+                                 : "";
   auto [Statement, Block] = Ctx.statementInBlock(New);
   if (Pointer.empty() || !Statement || !Ctx.isWrittenInFile(Statement->getSourceRange()))
     return;
@@ -238,8 +252,9 @@ void placeModuleMembers(MigrationContext &Ctx, const VarDecl &Var, const ModuleV
   if (Modules.empty())
     return;
   if (Var.getType().isConstQualified()) {
-    Rule.diag(Var.getLocation(), "'" + Var.getName().str() +
-                   "' holds modules but is const, and Module::to() changes them: not moved")
+    Rule.diag(Var.getLocation(),
+              "'" + Var.getName().str() +
+                  "' holds modules but is const, and Module::to() changes them: not moved")
         << Var.getSourceRange();
     return;
   }
@@ -252,40 +267,42 @@ void placeModuleVariable(MigrationContext &Ctx, const VarDecl &Var, const Module
       createsNoNewModule(Var, Type) || isHandedOn(Var))
     return;
   if (reachedAsConst(Var, Type)) {
-    Rule.diag(Var.getLocation(), "module '" + Var.getName().str() +
-                   "' is const, and Module::to() changes it: not moved (drop the const, or "
-                   "move the module before it becomes const)")
+    Rule.diag(Var.getLocation(),
+              "module '" + Var.getName().str() +
+                  "' is const, and Module::to() changes it: not moved (drop the const, or "
+                  "move the module before it becomes const)")
         << Var.getSourceRange();
     return;
   }
 
   ModuleAccess Module;
   Module.Var = &Var;
-  placeAfterDeclaration(Ctx, Var, {ModuleToMove{Module, Type.Handle, isLossModule(Type.Class)}}, Rule);
+  placeAfterDeclaration(Ctx, Var, {ModuleToMove{Module, Type.Handle, isLossModule(Type.Class)}},
+                        Rule);
 }
 
 void ModuleVariableRule::registerMatchers(MatchFinder *Finder) {
   // Spelled-in-source traversal skips template instantiations: a template is
   // rewritten once, not once per instantiation.
-  Finder->addMatcher(
-      traverse(TK_IgnoreUnlessSpelledInSource,
-               varDecl(isExpansionInFile(Ctx.file()), holdsModule()).bind("var")),
-      this);
+  Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
+                              varDecl(isExpansionInFile(Ctx.file()), holdsModule()).bind("var")),
+                     this);
   // A plain struct holding modules (`struct Holder { nn::Linear proj{2, 2}; }`).
   Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
-                             varDecl(isExpansionInFile(Ctx.file()), unless(holdsModule()),
-                                     hasType(cxxRecordDecl(hasDefinition())))
-                                 .bind("holder")),
-                    this);
+                              varDecl(isExpansionInFile(Ctx.file()), unless(holdsModule()),
+                                      hasType(cxxRecordDecl(hasDefinition())))
+                                  .bind("holder")),
+                     this);
   // A module made with new (`model = new Model(...)`), held through a pointer.
   Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
-                             cxxNewExpr(isExpansionInFile(Ctx.file())).bind("new")),
-                    this);
+                              cxxNewExpr(isExpansionInFile(Ctx.file())).bind("new")),
+                     this);
   // A plain class's constructor that builds module members (ConstructorPlacement.cpp).
-  Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
-                             cxxConstructorDecl(isExpansionInFile(Ctx.file()), isDefinition())
-                                 .bind("constructor")),
-                    this);
+  Finder->addMatcher(
+      traverse(
+          TK_IgnoreUnlessSpelledInSource,
+          cxxConstructorDecl(isExpansionInFile(Ctx.file()), isDefinition()).bind("constructor")),
+      this);
 }
 
 void ModuleVariableRule::check(const MatchFinder::MatchResult &Result) {

@@ -17,7 +17,6 @@ class ModuleVariableRule;
 void placeModuleVariable(MigrationContext &Ctx, const clang::VarDecl &Var, const ModuleType &Type,
                          const ModuleVariableRule &Rule);
 
-
 /// Moves the module members of a plain (non-module) struct variable right
 /// after it exists: `Holder h;` -> `Holder h; h.proj->to(device);` — those
 /// its class's constructors do not build (see placeMembersInConstructor).
