@@ -7,10 +7,11 @@
 
 namespace to_device_migrate {
 
-void EditSet::add(unsigned Offset, unsigned Length, llvm::StringRef Text, llvm::StringRef Rule) {
+bool EditSet::add(unsigned Offset, unsigned Length, llvm::StringRef Text, llvm::StringRef Rule) {
   if (!Seen.emplace(Offset, Length, Text.str()).second)
-    return;
+    return false;
   Edits.push_back({Offset, Length, Text.str(), Rule.str()});
+  return true;
 }
 
 std::vector<Edit> EditSet::merged() const {
@@ -34,8 +35,9 @@ std::vector<Edit> EditSet::merged() const {
   return Merged;
 }
 
-std::optional<std::pair<Edit, Edit>> EditSet::conflict() const {
-  std::vector<Edit> Merged = merged();
+std::optional<std::pair<Edit, Edit>> EditSet::conflict() const { return firstConflict(merged()); }
+
+std::optional<std::pair<Edit, Edit>> EditSet::firstConflict(const std::vector<Edit> &Merged) {
   for (size_t I = 1; I < Merged.size(); ++I) {
     const Edit &Last = Merged[I - 1], &E = Merged[I];
     if (E.Offset < Last.Offset + Last.Length ||
@@ -47,7 +49,8 @@ std::optional<std::pair<Edit, Edit>> EditSet::conflict() const {
 
 llvm::Expected<clang::tooling::Replacements>
 EditSet::toReplacements(llvm::StringRef FilePath, llvm::StringRef Code) const {
-  if (auto Both = conflict()) {
+  const std::vector<Edit> Merged = merged();
+  if (auto Both = firstConflict(Merged)) {
     auto [Line, Column] = lineAndColumn(Code, Both->second.Offset);
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -57,7 +60,7 @@ EditSet::toReplacements(llvm::StringRef FilePath, llvm::StringRef Code) const {
             .str());
   }
   clang::tooling::Replacements Result;
-  for (const Edit &E : merged())
+  for (const Edit &E : Merged)
     if (llvm::Error Err =
             Result.add(clang::tooling::Replacement(FilePath, E.Offset, E.Length, E.Text)))
       return std::move(Err);

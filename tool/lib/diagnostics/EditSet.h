@@ -22,17 +22,14 @@ struct Edit {
   unsigned Length = 0; ///< 0 for an insertion
   std::string Text;
   std::string Rule;    ///< which rule asked for it, for conflict messages
-
-  /// The same change (whichever rule asked for it).
-  bool sameChange(const Edit &Other) const {
-    return Offset == Other.Offset && Length == Other.Length && Text == Other.Text;
-  }
 };
 
 class EditSet {
 public:
-  void add(unsigned Offset, unsigned Length, llvm::StringRef Text, llvm::StringRef Rule);
-  void add(const Edit &E) { add(E.Offset, E.Length, E.Text, E.Rule); }
+  /// Adds an edit; false if the set has the same change already (whichever
+  /// rule asked for it), which is then not added again.
+  bool add(unsigned Offset, unsigned Length, llvm::StringRef Text, llvm::StringRef Rule);
+  bool add(const Edit &E) { return add(E.Offset, E.Length, E.Text, E.Rule); }
   bool empty() const { return Edits.empty(); }
   const std::vector<Edit> &edits() const { return Edits; }
   size_t size() const { return Edits.size(); }
@@ -51,6 +48,8 @@ public:
 private:
   /// The edits sorted by place; insertions at one point joined in the order recorded.
   std::vector<Edit> merged() const;
+  /// The first two of `Merged` that overlap, if any.
+  static std::optional<std::pair<Edit, Edit>> firstConflict(const std::vector<Edit> &Merged);
 
   std::vector<Edit> Edits;
   std::set<std::tuple<unsigned, unsigned, std::string>> Seen;

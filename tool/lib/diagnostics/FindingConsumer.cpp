@@ -132,7 +132,7 @@ void FindingConsumer::acceptEdits(DiagnosticsEngine::Level Level, const Diagnost
   for (const FixItHint &Fix : Info.getFixItHints()) {
     auto [Begin, End] = offsetsOf(Fix.RemoveRange);
     std::string Text = withFileNewlines(Fix.CodeToInsert);
-    New |= Edits.emplace(Begin, End - Begin, Text).second;
+    New |= Edits.add(Begin, End - Begin, Text, Rule);
     llvm::consumeError(Fixes.add(tooling::Replacement(Result.Path, Begin, End - Begin, Text)));
   }
   if (!New)
@@ -166,7 +166,7 @@ void FindingConsumer::accept(FindingKind Kind, SourceLocation Loc, StringRef Mes
 }
 
 FileResult FindingConsumer::takeResult() {
-  if (auto Conflict = Result.edits().conflict()) {
+  if (auto Conflict = Edits.conflict()) {
     Finding F;
     F.Kind = FindingKind::Error;
     F.Diag.DiagnosticName = Conflict->second.Rule;

@@ -25,7 +25,6 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <tuple>
 
 namespace to_device_migrate {
 
@@ -68,7 +67,8 @@ private:
   clang::FileID File;
   FileResult Result;
   std::string Rule;
-  std::set<std::tuple<unsigned, unsigned, std::string>> Edits;
+  /// Every edit accepted, each once: what de-duplication and the conflict check read.
+  EditSet Edits;
   std::set<std::pair<unsigned, std::string>> MacroUses;
 };
 

@@ -65,7 +65,7 @@ public:
   /// `Facts` are the parse's (they outlive the context).
   void startTranslationUnit(clang::ASTContext &Ast, clang::FileID File,
                             std::vector<IncludeLine> Includes, const ParseFacts &Facts);
-  /// The findings of the file (FindingConsumer::finish()).
+  /// The findings of the file (FindingConsumer::takeResult()).
   FileResult finishTranslationUnit();
 
   clang::ASTContext &ast() const { return *Ast; }

@@ -3,8 +3,6 @@
 
 #include "llvm/Support/GlobPattern.h"
 
-#include <algorithm>
-
 namespace to_device_migrate {
 
 llvm::Expected<std::vector<std::string>> selectRules(llvm::StringRef Globs) {

@@ -10,7 +10,7 @@
 // `registry.to(device)` follows each run of consecutive registered
 // declarations, so it comes before any of their uses; moving what is already
 // on the device is free. The rules decide what to place
-// (MigrationContext::registerInstead); this step writes the registry code.
+// (RegistryPlan::registerInstead); this step writes the registry code.
 #include "finish/FinishingSteps.h"
 
 #include <map>
