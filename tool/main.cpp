@@ -11,6 +11,7 @@
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Signals.h"
 
@@ -88,8 +89,9 @@ static cl::opt<bool> NoPch("no-pch",
                            cl::cat(Category));
 static cl::opt<std::string>
     PchCacheDir("pch-cache",
-                cl::desc("Directory of precompiled <torch/torch.h> headers, one per set of "
-                         "compile flags (default: $TO_DEVICE_MIGRATE_CACHE, else "
+                cl::desc("Directory of the tool's caches: precompiled <torch/torch.h> headers, "
+                         "one per set of compile flags, and the whole-program analysis of each "
+                         "file (summaries/) (default: $TO_DEVICE_MIGRATE_CACHE, else "
                          "~/.cache/to-device-migrate)"),
                 cl::value_desc("dir"), cl::cat(Category));
 static cl::opt<bool>
@@ -316,6 +318,11 @@ int main(int Argc, const char **Argv) {
   if (std::string Why; !HeaderFilter.empty() && !Headers.isValid(Why))
     return error("--header-filter: '" + HeaderFilter + "' is not a valid regex: " + Why);
   Run.HeaderFilter = HeaderFilter.empty() ? nullptr : &Headers;
+  Run.HeaderFilterText = HeaderFilter;
+  llvm::SmallString<256> Summaries(PchCacheDir.empty() ? PchCache::defaultDirectory()
+                                                       : PchCacheDir.getValue());
+  llvm::sys::path::append(Summaries, "summaries");
+  Run.SummaryCacheDirectory = Summaries.str().str();
   const bool ShowProgress = (Files->size() > 1 || Run.HeaderFilter) &&
                             llvm::sys::Process::StandardErrIsDisplayed();
   std::vector<FileOutcome> Outcomes = migrateFiles(

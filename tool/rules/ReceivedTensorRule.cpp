@@ -48,9 +48,8 @@ bool isPlacedSource(MigrationContext &Ctx, const FunctionDecl &F) {
                  classifyModuleType(compat::recordType(Ctx.ast(), Method->getParent())).Handle !=
                      ModuleHandle::None))
     return true; // a module's forward() and friends compute on its device
-  const FunctionDecl *Definition = F.getDefinition();
-  return Definition && Ctx.isMigratedInThisRun(Definition->getLocation()) &&
-         !Ctx.perSample().isPerSampleFunction(&F) && !Ctx.facts().returnsHostBuiltTensor(F);
+  return Ctx.facts().isDefinedInProgram(F) && !Ctx.perSample().isPerSampleFunction(&F) &&
+         !Ctx.facts().returnsHostBuiltTensor(F);
 }
 
 } // namespace

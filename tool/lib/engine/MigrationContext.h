@@ -16,6 +16,7 @@
 #include "clang/Basic/SourceLocation.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,9 @@ struct MigrationOptions {
   /// (--header-filter): the functions it defines are placed like the main
   /// file's. Unset: only the main file is.
   std::function<bool(llvm::StringRef)> IsMigratedHeader;
+  /// The whole program's summary, from the run's first pass (ProgramSummary.h);
+  /// null when the parse of the one file given is the whole program.
+  std::shared_ptr<const ProgramSummary> Program;
 };
 
 /// An `#include` directive of the main file (its line ends at `LineEnd`).

@@ -80,12 +80,27 @@ private:
   llvm::DenseMap<FileID, Migrator::FileParts> &Parts;
 };
 
+/// Records the user's files the preprocessor enters (ParseAnalysis::UserFiles).
+class UserFileRecorder : public compat::IncludeCallbacks {
+public:
+  explicit UserFileRecorder(llvm::StringSet<> &Files) : Files(Files) {}
+  void included(SourceLocation, CharSourceRange, StringRef Path,
+                SrcMgr::CharacteristicKind Kind) override {
+    if (!Path.empty() && Kind == SrcMgr::C_User)
+      Files.insert(Path);
+  }
+
+private:
+  llvm::StringSet<> &Files;
+};
+
 class MigrateConsumer : public ASTConsumer {
 public:
   MigrateConsumer(Migrator &Owner, CompilerInstance &CI, const MigrationOptions &Options)
       : Owner(Owner), CI(CI), Files(CI.getSourceManager(), Options) {
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<IncludeRecorder>(CI.getSourceManager(), Files, Parts));
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<UserFileRecorder>(UserFiles));
   }
 
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
@@ -106,7 +121,10 @@ public:
     std::vector<std::pair<FileID, Migrator::FileParts>> Headers;
     for (FileID Header : Files.headers())
       Headers.emplace_back(Header, std::move(Parts[Header]));
-    Owner.migrate(Ast, std::move(Parts[SM.getMainFileID()]), std::move(Headers));
+    std::vector<std::string> Read = {compat::filePath(SM, SM.getMainFileID())};
+    for (const auto &File : UserFiles)
+      Read.push_back(File.getKey().str());
+    Owner.migrate(Ast, std::move(Parts[SM.getMainFileID()]), std::move(Headers), std::move(Read));
   }
 
 private:
@@ -114,6 +132,7 @@ private:
   CompilerInstance &CI;
   MigratedFiles Files;
   llvm::DenseMap<FileID, Migrator::FileParts> Parts;
+  llvm::StringSet<> UserFiles;
 };
 
 class MigrateAction : public ASTFrontendAction {
@@ -148,7 +167,8 @@ std::unique_ptr<tooling::FrontendActionFactory> Migrator::newActionFactory() {
 }
 
 void Migrator::migrate(ASTContext &Ast, FileParts Main,
-                       std::vector<std::pair<FileID, FileParts>> Headers) {
+                       std::vector<std::pair<FileID, FileParts>> Headers,
+                       std::vector<std::string> UserFiles) {
   // Where code runs is a question about the whole parse (ParseFacts.h).
   std::vector<Decl *> All = Main.TopLevelDecls;
   llvm::DenseSet<FileID> Files = {Ast.getSourceManager().getMainFileID()};
@@ -157,7 +177,13 @@ void Migrator::migrate(ASTContext &Ast, FileParts Main,
     Files.insert(Header);
   }
   Ast.setTraversalScope(All);
-  const ParseFacts Facts(Ast, All, Files);
+  if (AnalyseOnly) {
+    ParseAnalysis Analysis{ParseFacts::summarize(Ast, All, Files), std::move(UserFiles)};
+    std::lock_guard<std::mutex> Guard(Lock);
+    Analyses.push_back(std::move(Analysis));
+    return;
+  }
+  const ParseFacts Facts(Ast, All, Files, Options.Program);
 
   std::vector<FileResult> Done;
   Done.push_back(migrateFile(Ast, Ast.getSourceManager().getMainFileID(), std::move(Main), Options,

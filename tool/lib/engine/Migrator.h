@@ -16,12 +16,23 @@
 
 namespace to_device_migrate {
 
+/// What the first pass of a run learns from one parse (ProgramSummary.h).
+struct ParseAnalysis {
+  TranslationUnitSummary Summary;
+  /// The user's files the parse read (the main file and the headers it
+  /// includes from user directories, not system ones), by absolute path:
+  /// the summary is valid as long as they are unchanged.
+  std::vector<std::string> UserFiles;
+};
+
 class Migrator {
 public:
   /// `RuleNames` selects registered rules; empty means all of them. The
-  /// finishing steps always run after them.
-  explicit Migrator(MigrationOptions Options, std::vector<std::string> RuleNames = {})
-      : Options(std::move(Options)), RuleNames(std::move(RuleNames)) {}
+  /// finishing steps always run after them. With `AnalyseOnly` (the run's
+  /// first pass) nothing is migrated: analyses() holds what each parse told.
+  explicit Migrator(MigrationOptions Options, std::vector<std::string> RuleNames = {},
+                    bool AnalyseOnly = false)
+      : Options(std::move(Options)), RuleNames(std::move(RuleNames)), AnalyseOnly(AnalyseOnly) {}
 
   /// An action factory for ClangTool::run().
   std::unique_ptr<clang::tooling::FrontendActionFactory> newActionFactory();
@@ -31,6 +42,8 @@ public:
   const std::vector<FileResult> &results() const { return Results; }
   /// Files that did not parse (clang has printed why).
   const std::vector<std::string> &failures() const { return Failures; }
+  /// With AnalyseOnly: what each parse told, in the order they finished.
+  const std::vector<ParseAnalysis> &analyses() const { return Analyses; }
 
   /// What the AST consumer saw of one file of the translation unit.
   struct FileParts {
@@ -40,7 +53,8 @@ public:
   // Called by the AST consumer. `Headers` are the selected headers' parts, in
   // the order they were first included.
   void migrate(clang::ASTContext &Ast, FileParts Main,
-               std::vector<std::pair<clang::FileID, FileParts>> Headers);
+               std::vector<std::pair<clang::FileID, FileParts>> Headers,
+               std::vector<std::string> UserFiles);
   void fail(std::string Path);
 
 private:
@@ -49,9 +63,11 @@ private:
 
   MigrationOptions Options;
   std::vector<std::string> RuleNames;
+  bool AnalyseOnly = false;
   std::mutex Lock;
   std::vector<FileResult> Results;
   std::vector<std::string> Failures;
+  std::vector<ParseAnalysis> Analyses;
 };
 
 } // namespace to_device_migrate

@@ -9,19 +9,35 @@ using namespace clang;
 namespace to_device_migrate {
 namespace {
 
-class HostBuiltReturns : public RecursiveASTVisitor<HostBuiltReturns> {
+/// The functions and constructors the migrated files define, and which of
+/// them return a tensor their own host code built.
+class DefinitionCollector : public RecursiveASTVisitor<DefinitionCollector> {
 public:
-  HostBuiltReturns(ASTContext &Ast, llvm::DenseSet<const FunctionDecl *> &Found)
-      : Ast(Ast), Found(Found) {}
+  DefinitionCollector(ASTContext &Ast, const llvm::DenseSet<FileID> &Files,
+                      TranslationUnitSummary &Summary)
+      : Ast(Ast), Files(Files), Summary(Summary) {}
   bool VisitFunctionDecl(FunctionDecl *F) {
-    if (F->doesThisDeclarationHaveABody() && to_device_migrate::returnsHostBuiltTensor(Ast, *F))
-      Found.insert(F->getCanonicalDecl());
+    const SourceManager &SM = Ast.getSourceManager();
+    if (!F->doesThisDeclarationHaveABody() || F->isMain() ||
+        !Files.count(SM.getFileID(SM.getExpansionLoc(F->getLocation()))))
+      return true;
+    std::string Usr = usrOf(F);
+    if (Usr.empty())
+      return true;
+    if (to_device_migrate::returnsHostBuiltTensor(Ast, *F))
+      Summary.HostBuiltReturns.push_back(Usr);
+    Summary.Defined.push_back(std::move(Usr));
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F);
+        Ctor && !Ctor->isImplicit() && !Ctor->isCopyOrMoveConstructor() &&
+        !Ctor->isDelegatingConstructor() && !Ctor->isDefaulted())
+      Summary.ConstructedClasses.push_back(usrOf(Ctor->getParent()));
     return true;
   }
 
 private:
   ASTContext &Ast;
-  llvm::DenseSet<const FunctionDecl *> &Found;
+  const llvm::DenseSet<FileID> &Files;
+  TranslationUnitSummary &Summary;
 };
 
 /// Where the program's long-lived tensor options get their values.
@@ -104,15 +120,33 @@ private:
 
 } // namespace
 
+TranslationUnitSummary ParseFacts::summarize(ASTContext &Ast, llvm::ArrayRef<Decl *> Decls,
+                                             const llvm::DenseSet<FileID> &Files) {
+  TranslationUnitSummary Summary;
+  DefinitionCollector Definitions(Ast, Files, Summary);
+  for (Decl *D : Decls)
+    Definitions.TraverseDecl(D);
+  Summary.Uses = collectFunctionUses(Ast, Decls);
+  return Summary;
+}
+
 ParseFacts::ParseFacts(ASTContext &Ast, llvm::ArrayRef<Decl *> Decls,
-                       const llvm::DenseSet<FileID> &Files)
-    : PerSample(Ast, Decls, Files) {
-  HostBuiltReturns Visitor(Ast, ReturnsHostBuilt);
+                       const llvm::DenseSet<FileID> &Files,
+                       std::shared_ptr<const ProgramSummary> WholeProgram)
+    : Program(WholeProgram ? std::move(WholeProgram)
+                           : std::make_shared<const ProgramSummary>(
+                                 ProgramSummary::merge({summarize(Ast, Decls, Files)}))),
+      PerSample(Ast, *Program, [this](const Decl *D) { return usr(D); }) {
   OptionsValueCollector Options(OptionsValues);
-  for (Decl *D : Decls) {
-    Visitor.TraverseDecl(D);
+  for (Decl *D : Decls)
     Options.TraverseDecl(D);
-  }
+}
+
+std::string ParseFacts::usr(const Decl *D) const {
+  auto [Entry, New] = Usrs.try_emplace(D);
+  if (New)
+    Entry->second = usrOf(D);
+  return Entry->second;
 }
 
 } // namespace to_device_migrate

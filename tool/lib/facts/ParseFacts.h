@@ -6,11 +6,15 @@
 #pragma once
 
 #include "facts/PerSampleCode.h"
+#include "facts/ProgramSummary.h"
 
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
+
+#include <memory>
+#include <string>
 
 namespace to_device_migrate {
 
@@ -18,14 +22,29 @@ class ParseFacts {
 public:
   /// `Decls`: the top-level declarations of every migrated file (`Files`); the
   /// AST's traversal scope must be `Decls` while the facts are computed.
+  /// `Program`: the whole program's summary (the run's first pass); null when
+  /// this parse is the whole program, whose summary is then made from it.
   ParseFacts(clang::ASTContext &Ast, llvm::ArrayRef<clang::Decl *> Decls,
-             const llvm::DenseSet<clang::FileID> &Files);
+             const llvm::DenseSet<clang::FileID> &Files,
+             std::shared_ptr<const ProgramSummary> Program);
+
+  /// What this parse tells the rest of the run (the first pass writes it).
+  static TranslationUnitSummary summarize(clang::ASTContext &Ast,
+                                          llvm::ArrayRef<clang::Decl *> Decls,
+                                          const llvm::DenseSet<clang::FileID> &Files);
 
   const PerSampleCode &perSample() const { return PerSample; }
-  /// True if `F` (defined in a migrated file) returns a tensor its own host
-  /// code built and wrote (HostWrites.h): what it returns is on the CPU.
+  const ProgramSummary &program() const { return *Program; }
+  /// The USR of `D`, computed once (ProgramSummary.h).
+  std::string usr(const clang::Decl *D) const;
+
+  /// True if `F`'s body is in a file this run migrates, in any of its
+  /// translation units.
+  bool isDefinedInProgram(const clang::FunctionDecl &F) const { return Program->defines(usr(&F)); }
+  /// True if `F` returns a tensor its own host code built and wrote
+  /// (HostWrites.h): what it returns is on the CPU.
   bool returnsHostBuiltTensor(const clang::FunctionDecl &F) const {
-    return ReturnsHostBuilt.count(F.getCanonicalDecl());
+    return Program->returnsHostBuiltTensor(usr(&F));
   }
 
   /// The values the migrated files give tensor options that outlive a call
@@ -38,8 +57,9 @@ public:
   }
 
 private:
+  std::shared_ptr<const ProgramSummary> Program;
+  mutable llvm::DenseMap<const clang::Decl *, std::string> Usrs;
   PerSampleCode PerSample;
-  llvm::DenseSet<const clang::FunctionDecl *> ReturnsHostBuilt;
   llvm::DenseMap<const clang::Decl *, llvm::SmallVector<const clang::Expr *, 2>> OptionsValues;
 };
 

@@ -1,4 +1,5 @@
 #include "facts/PerSampleCode.h"
+#include "facts/ProgramSummary.h"
 #include "facts/TorchTypes.h"
 
 #include "clang/AST/ParentMapContext.h"
@@ -19,15 +20,6 @@ struct PerSampleCode::EnclosingCode {
 
 namespace {
 using EnclosingCode = PerSampleCode::EnclosingCode;
-
-/// One function for all its redeclarations and template instantiations.
-const FunctionDecl *canonical(const FunctionDecl *F) {
-  if (!F)
-    return nullptr;
-  if (const FunctionDecl *Pattern = F->getTemplateInstantiationPattern())
-    F = Pattern;
-  return F->getCanonicalDecl();
-}
 
 /// Climbs from `Node` through blocks and lambdas to the code holding it.
 EnclosingCode enclosingCode(ASTContext &Ctx, DynTypedNode Node) {
@@ -55,10 +47,15 @@ EnclosingCode enclosingCode(ASTContext &Ctx, DynTypedNode Node) {
   return {};
 }
 
-/// Every use of a function of the main file, with the code that uses it.
+bool isMemberOfPerSampleClass(const FunctionDecl *F) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(F);
+  return Method && isPerSampleClass(Method->getParent());
+}
+
+/// Every use of a function, with the code that uses it.
 class UseCollector : public RecursiveASTVisitor<UseCollector> {
 public:
-  UseCollector(ASTContext &Ctx) : Ctx(Ctx) {}
+  explicit UseCollector(ASTContext &Ctx) : Ctx(Ctx) {}
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
     record(dyn_cast<FunctionDecl>(Ref->getDecl()), DynTypedNode::create(*Ref));
     return true;
@@ -67,22 +64,29 @@ public:
     record(dyn_cast<FunctionDecl>(Member->getMemberDecl()), DynTypedNode::create(*Member));
     return true;
   }
-  /// The code using each function.
-  llvm::DenseMap<const FunctionDecl *, std::vector<EnclosingCode>> Users;
+  std::vector<FunctionUse> Uses;
 
 private:
   void record(const FunctionDecl *Callee, DynTypedNode Use) {
-    if (!(Callee = canonical(Callee)))
+    // The program's own functions only: a library's are never per-sample code.
+    if (!Callee || isLibraryDecl(Callee))
       return;
-    Users[Callee].push_back(enclosingCode(Ctx, Use));
+    std::string CalleeUsr = usrOf(Callee);
+    if (CalleeUsr.empty())
+      return;
+    EnclosingCode Code = enclosingCode(Ctx, Use);
+    FunctionUse Found{std::move(CalleeUsr), FunctionUse::UserKind::Other, ""};
+    if (Code.PerSampleLambda || isPerSampleClass(Code.Record) ||
+        isMemberOfPerSampleClass(Code.Function))
+      Found.Kind = FunctionUse::UserKind::PerSample;
+    else if (Code.Function) {
+      Found.Kind = FunctionUse::UserKind::Function;
+      Found.User = usrOf(Code.Function);
+    }
+    Uses.push_back(std::move(Found));
   }
   ASTContext &Ctx;
 };
-
-bool isMemberOfPerSampleClass(const FunctionDecl *F) {
-  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(F);
-  return Method && isPerSampleClass(Method->getParent());
-}
 
 } // namespace
 
@@ -91,32 +95,15 @@ bool isPerSampleClass(const CXXRecordDecl *Class) {
          isOrDerivesFrom(Class, "torch::data::transforms::BatchTransform");
 }
 
-PerSampleCode::PerSampleCode(ASTContext &Ctx, llvm::ArrayRef<Decl *> Decls,
-                             const llvm::DenseSet<FileID> &Files)
-    : Ctx(Ctx) {
-  UseCollector Uses(Ctx);
+std::vector<FunctionUse> collectFunctionUses(ASTContext &Ctx, llvm::ArrayRef<Decl *> Decls) {
+  UseCollector Collector(Ctx);
   for (Decl *D : Decls)
-    Uses.TraverseDecl(D);
-  const SourceManager &SM = Ctx.getSourceManager();
-  bool Changed = true;
-  while (Changed) {
-    Changed = false;
-    for (const auto &[Callee, Users] : Uses.Users) {
-      const FunctionDecl *Definition = Callee->getDefinition();
-      if (OnlyCalledPerSample.count(Callee) || isMemberOfPerSampleClass(Callee) || !Definition ||
-          Callee->isMain() || !Files.count(SM.getFileID(SM.getExpansionLoc(Definition->getLocation()))))
-        continue;
-      if (llvm::all_of(Users, [&](const EnclosingCode &User) { return isPerSample(User); })) {
-        OnlyCalledPerSample.insert(Callee);
-        Changed = true;
-      }
-    }
-  }
+    Collector.TraverseDecl(D);
+  return std::move(Collector.Uses);
 }
 
 bool PerSampleCode::isPerSampleFunction(const FunctionDecl *F) const {
-  F = canonical(F);
-  return F && (isMemberOfPerSampleClass(F) || OnlyCalledPerSample.count(F));
+  return F && (isMemberOfPerSampleClass(F) || Program.isOnlyCalledPerSample(Usr(F)));
 }
 
 bool PerSampleCode::contains(const DynTypedNode &Site) const {

@@ -12,6 +12,10 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <functional>
+#include <string>
+#include <vector>
+
 namespace to_device_migrate {
 
 /// True for the classes a data loader calls per sample: subclasses of
@@ -19,20 +23,27 @@ namespace to_device_migrate {
 /// torch::data::transforms::BatchTransform (Transform, Lambda, ...).
 bool isPerSampleClass(const clang::CXXRecordDecl *Class);
 
+class ProgramSummary;
+struct FunctionUse;
+
+/// Every use of a function in `Decls` (the top-level declarations of the
+/// files a parse migrates), with the code that uses it: what the program's
+/// summary needs to find per-sample functions across files
+/// (ProgramSummary::merge()).
+std::vector<FunctionUse> collectFunctionUses(clang::ASTContext &Ctx,
+                                             llvm::ArrayRef<clang::Decl *> Decls);
+
 class PerSampleCode {
 public:
-  /// Collects, in one traversal of `Decls` (the top-level declarations of
-  /// every file the parse migrates: a dataset in one header may call a helper
-  /// of another), the functions defined in `Files` that are called only from
-  /// per-sample code (to a fixed point: a helper of a helper of get()). The
-  /// AST's traversal scope must be `Decls` while it is built; contains() then
-  /// works in any scope that holds its site.
-  PerSampleCode(clang::ASTContext &Ctx, llvm::ArrayRef<clang::Decl *> Decls,
-                const llvm::DenseSet<clang::FileID> &Files);
+  /// `Program` knows which functions only per-sample code calls, in any file
+  /// of the run (a dataset in dataset.cpp calling a helper of rays.cpp).
+  PerSampleCode(clang::ASTContext &Ctx, const ProgramSummary &Program,
+                std::function<std::string(const clang::Decl *)> Usr)
+      : Ctx(Ctx), Program(Program), Usr(std::move(Usr)) {}
 
   /// True if `Site` sits in per-sample code: inside a member (or a member
   /// initialiser, or a lambda in a member) of a per-sample class, or inside a
-  /// function of those files called only from per-sample code.
+  /// function of the program called only from per-sample code.
   bool contains(const clang::DynTypedNode &Site) const;
   /// True if a call to `F` yields a value built by per-sample code (a method of
   /// a dataset, or a function only per-sample code calls).
@@ -45,7 +56,8 @@ private:
   bool isPerSample(const EnclosingCode &Code) const;
 
   clang::ASTContext &Ctx;
-  llvm::DenseSet<const clang::FunctionDecl *> OnlyCalledPerSample;
+  const ProgramSummary &Program;
+  std::function<std::string(const clang::Decl *)> Usr;
 };
 
 } // namespace to_device_migrate

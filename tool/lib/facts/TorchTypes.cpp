@@ -37,11 +37,25 @@ const CXXRecordDecl *boundRecord(const SmallVectorImpl<BoundNodes> &Matches, Str
   return Type ? recordOf(*Type) : nullptr;
 }
 
-/// For `std::shared_ptr<T>` returns T's record, otherwise null.
-const CXXRecordDecl *sharedPtrPointee(const CXXRecordDecl *RD) {
-  static const auto SharedPtr = classTemplateSpecializationDecl(
-      hasName("::std::shared_ptr"), hasTemplateArgument(0, refersToType(qualType().bind("T"))));
-  return RD ? boundRecord(match(SharedPtr, *RD, RD->getASTContext()), "T") : nullptr;
+/// For `std::shared_ptr<T>` (or `std::unique_ptr<T>` with `Template`
+/// "::std::unique_ptr") returns T's record, otherwise null.
+const CXXRecordDecl *smartPointee(const CXXRecordDecl *RD, StringRef Template) {
+  if (!RD || !isa<ClassTemplateSpecializationDecl>(RD) || RD->getName() != Template.substr(7))
+    return nullptr;
+  const auto Pointer = classTemplateSpecializationDecl(
+      hasName(Template), hasTemplateArgument(0, refersToType(qualType().bind("T"))));
+  return boundRecord(match(Pointer, *RD, RD->getASTContext()), "T");
+}
+
+/// The type argument `Index` of a specialization of one of `Templates`.
+QualType templateArgument(const CXXRecordDecl *RD, llvm::ArrayRef<StringRef> Templates,
+                          unsigned Index) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || Spec->getTemplateArgs().size() <= Index ||
+      Spec->getTemplateArgs()[Index].getKind() != TemplateArgument::Type ||
+      llvm::none_of(Templates, [&](StringRef Name) { return isNamed(Spec, Name); }))
+    return QualType();
+  return Spec->getTemplateArgs()[Index].getAsType();
 }
 
 /// For a class derived from `torch::nn::ModuleHolder<Impl>` returns Impl.
@@ -80,15 +94,50 @@ ModuleType classifyModuleType(QualType Type) {
   const CXXRecordDecl *RD = recordOf(Type);
   if (!RD)
     return {};
-  if (const CXXRecordDecl *Pointee = sharedPtrPointee(RD))
+  if (const CXXRecordDecl *Pointee = smartPointee(RD, "::std::shared_ptr"))
     return isOrDerivesFrom(Pointee, "torch::nn::Module")
                ? ModuleType{ModuleHandle::SharedPtr, Pointee}
+               : ModuleType{};
+  if (const CXXRecordDecl *Pointee = smartPointee(RD, "::std::unique_ptr"))
+    return isOrDerivesFrom(Pointee, "torch::nn::Module")
+               ? ModuleType{ModuleHandle::UniquePtr, Pointee}
                : ModuleType{};
   if (const CXXRecordDecl *Impl = holderImpl(RD))
     return ModuleType{ModuleHandle::Holder, Impl};
   if (isOrDerivesFrom(RD, "torch::nn::Module"))
     return ModuleType{ModuleHandle::Object, RD};
+  if (isNamed(RD, "torch::nn::AnyModule"))
+    return ModuleType{ModuleHandle::AnyModule, nullptr};
+  if (isOrDerivesFrom(RD, "torch::jit::Module"))
+    return ModuleType{ModuleHandle::Script, nullptr};
   return {};
+}
+
+ModuleSlotType classifyModuleSlot(QualType Type) {
+  ModuleSlotType Slot;
+  if (Type.isNull() || Type->isReferenceType())
+    return Slot;
+  if (Type->isPointerType()) {
+    Slot.Element = classifyModuleType(Type->getPointeeType());
+    Slot.Pointer = Slot.holdsModules();
+    return Slot;
+  }
+  if ((Slot.Element = classifyModuleType(Type)).Handle != ModuleHandle::None)
+    return Slot;
+  const CXXRecordDecl *RD = recordOf(Type);
+  if (QualType Element = templateArgument(
+          RD, {"std::vector", "std::array", "std::deque", "std::list"}, 0);
+      !Element.isNull()) {
+    Slot.Element = classifyModuleType(Element);
+    Slot.Container = ModuleContainer::Sequence;
+  } else if (QualType Value = templateArgument(RD, {"std::map", "std::unordered_map"}, 1);
+             !Value.isNull()) {
+    Slot.Element = classifyModuleType(Value);
+    Slot.Container = ModuleContainer::Map;
+  }
+  if (!Slot.holdsModules())
+    Slot.Container = ModuleContainer::None;
+  return Slot;
 }
 
 bool isLossModule(const CXXRecordDecl *Class) {

@@ -19,12 +19,16 @@ enum class ModuleHandle {
   None,      ///< not a module
   Object,    ///< `Net net;` — a torch::nn::Module subclass by value
   SharedPtr, ///< `std::shared_ptr<Net>` — call `->to()`
+  UniquePtr, ///< `std::unique_ptr<Net>` — call `->to()`
   Holder,    ///< `torch::nn::Linear`, a TORCH_MODULE holder — call `->to()`
+  AnyModule, ///< `torch::nn::AnyModule`, type-erased — call `.ptr()->to()`
+  Script,    ///< `torch::jit::Module` (TorchScript) — call `.to()`
 };
 
 struct ModuleType {
   ModuleHandle Handle = ModuleHandle::None;
-  /// The torch::nn::Module subclass (for holders: the `...Impl` class).
+  /// The torch::nn::Module subclass (for holders: the `...Impl` class); null
+  /// for an AnyModule or a TorchScript module, whose class is not known.
   const clang::CXXRecordDecl *Class = nullptr;
 };
 
@@ -39,8 +43,31 @@ bool isOrDerivesFrom(const clang::CXXRecordDecl *Class, llvm::StringRef Base);
 ModuleType classifyModuleType(clang::QualType Type);
 
 /// True for loss modules: LibTorch's `...LossImpl` classes and user modules whose
-/// class name ends in `Loss` (or derive from one of those).
+/// class name ends in `Loss` (or derive from one of those). False for a module
+/// whose class is not known (an AnyModule, a TorchScript module).
 bool isLossModule(const clang::CXXRecordDecl *Class);
+
+/// How a container holds its modules (ModuleSlotType).
+enum class ModuleContainer {
+  None,     ///< one module
+  Sequence, ///< std::vector, std::array, std::deque, std::list of them
+  Map,      ///< std::map, std::unordered_map: the modules are the values
+};
+
+/// The type of an object that is, points to or holds modules: a module handle
+/// (classifyModuleType()), a pointer to one (`Net *`, `Policy *`), or a
+/// standard container of them (`std::vector<torch::nn::Linear>`,
+/// `std::map<std::string, std::shared_ptr<Net>>`).
+struct ModuleSlotType {
+  ModuleType Element;   ///< each module's handle
+  bool Pointer = false; ///< the object is a pointer to that handle
+  ModuleContainer Container = ModuleContainer::None;
+  bool holdsModules() const { return Element.Handle != ModuleHandle::None; }
+};
+
+/// Classifies the type of a variable, member or expression; references are
+/// not owners (none).
+ModuleSlotType classifyModuleSlot(clang::QualType Type);
 
 /// True if the declaration sits inside a member function of a torch::nn::Module
 /// subclass (a submodule built there is moved with its parent).

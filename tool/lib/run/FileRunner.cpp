@@ -1,4 +1,6 @@
 #include "run/FileRunner.h"
+#include "run/ParseSetup.h"
+#include "run/ProgramAnalysis.h"
 #include "parse/HeaderFiles.h"
 #include "engine/Migrator.h"
 #include "output/RewriteCheck.h"
@@ -42,22 +44,6 @@ void refuseWhatDoesNotCompile(const clang::tooling::CompilationDatabase &Databas
                : "the migrated code of " + Outcomes.front().Input + ", which includes it, would not compile"));
 }
 
-/// The directory relative paths of `File`'s command are resolved against.
-std::string workingDirectory(const clang::tooling::CompilationDatabase &Database,
-                             llvm::StringRef File) {
-  std::vector<clang::tooling::CompileCommand> Commands = Database.getCompileCommands(File);
-  llvm::SmallString<256> Directory;
-  llvm::sys::fs::current_path(Directory);
-  // Absolute, so every path made from it is (`--` gives the directory ".").
-  if (!Commands.empty() && !Commands.front().Directory.empty()) {
-    llvm::SmallString<256> Given(Commands.front().Directory);
-    compat::makeAbsolute(Directory, Given);
-    llvm::sys::path::remove_dots(Given, /*remove_dot_dot=*/true);
-    Directory = Given;
-  }
-  return Directory.str().str();
-}
-
 /// Migrates `File` and the headers migrated from its parse: the file's outcome
 /// first, then each header's.
 std::vector<FileOutcome> migrateOne(const clang::tooling::CompilationDatabase &Database,
@@ -65,21 +51,13 @@ std::vector<FileOutcome> migrateOne(const clang::tooling::CompilationDatabase &D
   std::vector<FileOutcome> Outcomes(1);
   FileOutcome &Outcome = Outcomes.front();
   Outcome.Input = File;
-  // A physical file system of its own per tool: its working directory is not
-  // the process's, so tools in different threads cannot move each other's.
   const std::string Directory = workingDirectory(Database, File);
-  std::vector<clang::tooling::ArgumentsAdjuster> Flags = {Options.Flags};
-  if (Options.Cache)
-    Flags.push_back(Options.Cache->adjuster(Directory));
-  clang::tooling::ClangTool Tool(Database, {File},
-                                 std::make_shared<clang::PCHContainerOperations>(),
-                                 llvm::vfs::createPhysicalFileSystem());
-  for (const clang::tooling::ArgumentsAdjuster &Adjuster : Flags)
-    Tool.appendArgumentsAdjuster(Adjuster);
+  const std::vector<clang::tooling::ArgumentsAdjuster> Flags = parseFlags(Options, Directory);
+  std::unique_ptr<clang::tooling::ClangTool> Tool = toolFor(Database, File, Flags);
 
   llvm::raw_string_ostream Diagnostics(Outcome.Diagnostics);
   compat::TextDiagnostics Printer(Diagnostics, llvm::sys::Process::StandardErrHasColors());
-  Tool.setDiagnosticConsumer(&Printer.consumer());
+  Tool->setDiagnosticConsumer(&Printer.consumer());
 
   MigrationOptions Migration = Options.Migration;
   if (const llvm::Regex *Filter = Options.HeaderFilter)
@@ -87,7 +65,7 @@ std::vector<FileOutcome> migrateOne(const clang::tooling::CompilationDatabase &D
       return !isLibraryHeader(Path) && Filter->match(Path);
     };
   Migrator Migrator(std::move(Migration), Options.Rules);
-  Tool.run(Migrator.newActionFactory().get());
+  Tool->run(Migrator.newActionFactory().get());
   Diagnostics.flush();
   if (Migrator.results().empty())
     return Outcomes;
@@ -145,24 +123,12 @@ void migrateAll(const clang::tooling::CompilationDatabase &Database,
                 llvm::function_ref<void(const FileOutcome &, size_t, size_t)> Finished) {
   std::mutex Lock; // serialises Finished and the count
   size_t Done = 0;
-  auto Run = [&](size_t I) {
+  forEachInParallel(Files.size(), Options.Jobs, [&](size_t I) {
     std::vector<FileOutcome> Outcomes = migrateOne(Database, Files[I], Options);
     std::lock_guard<std::mutex> Guard(Lock);
     Results[I] = std::move(Outcomes);
     Finished(Results[I].front(), ++Done, Files.size());
-  };
-  const unsigned Jobs = std::min<size_t>(
-      Options.Jobs ? Options.Jobs : llvm::hardware_concurrency().compute_thread_count(),
-      Files.size());
-  if (Jobs <= 1) {
-    for (size_t I = 0; I < Files.size(); ++I)
-      Run(I);
-    return;
-  }
-  compat::ThreadPool Pool(llvm::hardware_concurrency(Jobs));
-  for (size_t I = 0; I < Files.size(); ++I)
-    Pool.async([&Run, I] { Run(I); });
-  Pool.wait();
+  });
 }
 
 } // namespace
@@ -172,7 +138,16 @@ migrateFiles(const clang::tooling::CompilationDatabase &Database,
              const std::vector<std::string> &Files, const RunOptions &Options,
              llvm::function_ref<void(const FileOutcome &, size_t, size_t)> Finished) {
   std::vector<std::vector<FileOutcome>> Results(Files.size());
-  migrateAll(Database, Files, Options, Results, Finished);
+  // The first pass: a program of several files is analysed whole before any
+  // file of it is migrated (ProgramAnalysis.h); a file given alone is its
+  // own whole program, summarised from the parse that migrates it.
+  if (Files.size() > 1 && !Options.Migration.Program) {
+    RunOptions WithProgram = Options;
+    WithProgram.Migration.Program = analyseProgram(Database, Files, Options);
+    migrateAll(Database, Files, WithProgram, Results, Finished);
+  } else {
+    migrateAll(Database, Files, Options, Results, Finished);
+  }
   std::vector<FileOutcome> Outcomes;
   llvm::StringSet<> Seen;
   for (std::vector<FileOutcome> &Result : Results) {

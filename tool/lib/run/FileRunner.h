@@ -24,6 +24,11 @@ struct RunOptions {
   unsigned Jobs = 0;                       ///< files parsed at once; 0: one per core
   /// --header-filter: the user headers (absolute paths) to migrate too; none when null.
   const llvm::Regex *HeaderFilter = nullptr;
+  /// The text of that regex (part of a summary's cache key).
+  std::string HeaderFilterText;
+  /// Where the first pass caches each translation unit's summary
+  /// (SummaryCache.h); "" caches nothing.
+  std::string SummaryCacheDirectory;
   /// Parse each translation unit once more with its rewritten files before
   /// anything is written (RewriteCheck.h); off for --check, which writes nothing.
   bool CheckRewritesCompile = true;

@@ -1,0 +1,168 @@
+#include "facts/ProgramSummary.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/Index/USRGeneration.h"
+
+using namespace clang;
+namespace json = llvm::json;
+
+namespace to_device_migrate {
+
+std::string usrOf(const Decl *D) {
+  if (!D)
+    return "";
+  // An instantiation is its pattern: one function for every instantiation.
+  if (const auto *F = dyn_cast<FunctionDecl>(D))
+    if (const FunctionDecl *Pattern = F->getTemplateInstantiationPattern())
+      D = Pattern;
+  if (const auto *Class = dyn_cast<CXXRecordDecl>(D))
+    if (const CXXRecordDecl *Pattern = Class->getTemplateInstantiationPattern())
+      D = Pattern;
+  llvm::SmallString<128> Usr;
+  if (index::generateUSRForDecl(D->getCanonicalDecl(), Usr))
+    return "";
+  return Usr.str().str();
+}
+
+namespace {
+
+const char *kindName(FunctionUse::UserKind Kind) {
+  switch (Kind) {
+  case FunctionUse::UserKind::Function:
+    return "function";
+  case FunctionUse::UserKind::PerSample:
+    return "per-sample";
+  case FunctionUse::UserKind::Other:
+    break;
+  }
+  return "other";
+}
+
+json::Array strings(const std::vector<std::string> &Values) {
+  return json::Array(Values);
+}
+
+json::Object indexMap(const std::map<std::string, std::vector<unsigned>> &Map) {
+  json::Object Out;
+  for (const auto &[Usr, Indices] : Map)
+    Out[Usr] = json::Array(Indices);
+  return Out;
+}
+
+bool readStrings(const json::Object &Object, llvm::StringRef Key, std::vector<std::string> &Out) {
+  const json::Array *Values = Object.getArray(Key);
+  if (!Values)
+    return false;
+  for (const json::Value &Value : *Values) {
+    std::optional<llvm::StringRef> Text = Value.getAsString();
+    if (!Text)
+      return false;
+    Out.push_back(Text->str());
+  }
+  return true;
+}
+
+bool readIndexMap(const json::Object &Object, llvm::StringRef Key,
+                  std::map<std::string, std::vector<unsigned>> &Out) {
+  const json::Object *Map = Object.getObject(Key);
+  if (!Map)
+    return false;
+  for (const auto &[Usr, Value] : *Map) {
+    const json::Array *Indices = Value.getAsArray();
+    if (!Indices)
+      return false;
+    for (const json::Value &Index : *Indices) {
+      std::optional<int64_t> N = Index.getAsInteger();
+      if (!N || *N < 0)
+        return false;
+      Out[Usr.str()].push_back(static_cast<unsigned>(*N));
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+json::Value TranslationUnitSummary::toJSON() const {
+  json::Array UseList;
+  for (const FunctionUse &Use : Uses)
+    UseList.push_back(json::Object{{"callee", Use.Callee}, {"kind", kindName(Use.Kind)}, {"user", Use.User}});
+  return json::Object{{"defined", strings(Defined)},
+                      {"uses", std::move(UseList)},
+                      {"host-built-returns", strings(HostBuiltReturns)},
+                      {"constructed-classes", strings(ConstructedClasses)},
+                      {"module-initializers", indexMap(ModuleInitializers)},
+                      {"host-written-parameters", indexMap(HostWrittenParameters)}};
+}
+
+std::optional<TranslationUnitSummary> TranslationUnitSummary::fromJSON(const json::Value &Value) {
+  const json::Object *Object = Value.getAsObject();
+  TranslationUnitSummary Summary;
+  if (!Object || !readStrings(*Object, "defined", Summary.Defined) ||
+      !readStrings(*Object, "host-built-returns", Summary.HostBuiltReturns) ||
+      !readStrings(*Object, "constructed-classes", Summary.ConstructedClasses) ||
+      !readIndexMap(*Object, "module-initializers", Summary.ModuleInitializers) ||
+      !readIndexMap(*Object, "host-written-parameters", Summary.HostWrittenParameters))
+    return std::nullopt;
+  const json::Array *Uses = Object->getArray("uses");
+  if (!Uses)
+    return std::nullopt;
+  for (const json::Value &Entry : *Uses) {
+    const json::Object *Use = Entry.getAsObject();
+    std::optional<llvm::StringRef> Callee = Use ? Use->getString("callee") : std::nullopt;
+    std::optional<llvm::StringRef> Kind = Use ? Use->getString("kind") : std::nullopt;
+    std::optional<llvm::StringRef> User = Use ? Use->getString("user") : std::nullopt;
+    if (!Callee || !Kind || !User)
+      return std::nullopt;
+    FunctionUse::UserKind K = *Kind == "function"     ? FunctionUse::UserKind::Function
+                              : *Kind == "per-sample" ? FunctionUse::UserKind::PerSample
+                                                      : FunctionUse::UserKind::Other;
+    Summary.Uses.push_back({Callee->str(), K, User->str()});
+  }
+  return Summary;
+}
+
+ProgramSummary ProgramSummary::merge(llvm::ArrayRef<TranslationUnitSummary> Units) {
+  ProgramSummary Program;
+  llvm::StringMap<std::vector<const FunctionUse *>> UsesOf;
+  for (const TranslationUnitSummary &Unit : Units) {
+    Program.Defined.insert(Unit.Defined.begin(), Unit.Defined.end());
+    Program.HostBuilt.insert(Unit.HostBuiltReturns.begin(), Unit.HostBuiltReturns.end());
+    Program.Constructed.insert(Unit.ConstructedClasses.begin(), Unit.ConstructedClasses.end());
+    for (const auto &[Usr, Indices] : Unit.ModuleInitializers)
+      llvm::append_range(Program.ModuleInitializers[Usr], Indices);
+    for (const auto &[Usr, Indices] : Unit.HostWrittenParameters)
+      llvm::append_range(Program.HostWritten[Usr], Indices);
+    for (const FunctionUse &Use : Unit.Uses)
+      UsesOf[Use.Callee].push_back(&Use);
+  }
+  // A header migrated with several files is summarised by each of their
+  // parses: its uses are counted once per parse, which changes no "all".
+  auto IsPerSampleUse = [&](const FunctionUse *Use) {
+    return Use->Kind == FunctionUse::UserKind::PerSample ||
+           (Use->Kind == FunctionUse::UserKind::Function && Program.PerSample.count(Use->User));
+  };
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (const auto &Entry : UsesOf) {
+      llvm::StringRef Callee = Entry.getKey();
+      if (!Program.Defined.count(Callee) || Program.PerSample.count(Callee))
+        continue;
+      if (llvm::all_of(Entry.getValue(), IsPerSampleUse)) {
+        Program.PerSample.insert(Callee);
+        Changed = true;
+      }
+    }
+  }
+  return Program;
+}
+
+bool ProgramSummary::hasIndex(const llvm::StringMap<std::vector<unsigned>> &Map, llvm::StringRef Usr,
+                              unsigned Index) {
+  auto Found = Map.find(Usr);
+  return Found != Map.end() && llvm::is_contained(Found->second, Index);
+}
+
+} // namespace to_device_migrate

@@ -1,0 +1,105 @@
+// What the whole program is, for the rewrite of each of its files: the first
+// pass of a run parses every translation unit and writes what it learnt as a
+// TranslationUnitSummary; the summaries are merged into one ProgramSummary,
+// which the second pass (the migration of each file) reads. SYCLomatic's
+// analysis-then-migration is the model: a helper in rays.cpp that only a
+// dataset in dataset.cpp calls is per-sample code although rays.cpp's own
+// parse never sees the dataset.
+//
+// Declarations are named by their USR (clang/Index/USRGeneration.h), the name
+// clangd and the indexer use for one entity across translation units.
+// A file given alone is its own whole program: its parse's summary, merged
+// alone.
+#pragma once
+
+#include "clang/AST/Decl.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/JSON.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace to_device_migrate {
+
+/// The USR of a declaration: one name for it in every translation unit (a
+/// template instantiation is named by its pattern; "" if it has none).
+std::string usrOf(const clang::Decl *D);
+
+/// Where a use of a function sits, as far as per-sample code is concerned.
+struct FunctionUse {
+  enum class UserKind {
+    Function,  ///< in the body of function `User` (not a per-sample one by itself)
+    PerSample, ///< in a member of a dataset or transform, or a lambda handed to one
+    Other,     ///< anywhere else: a global's initialiser, a plain class's member initialiser
+  };
+  std::string Callee; ///< USR
+  UserKind Kind = UserKind::Other;
+  std::string User; ///< USR, for UserKind::Function
+};
+
+/// What one parse knows about the functions and classes of the files it
+/// migrates (the main file and the headers --header-filter selects).
+struct TranslationUnitSummary {
+  /// Functions with a body in those files (not main()).
+  std::vector<std::string> Defined;
+  /// Every use of a function in those files (calls, and functions passed on).
+  std::vector<FunctionUse> Uses;
+  /// Functions that return a tensor their own host code built and wrote.
+  std::vector<std::string> HostBuiltReturns;
+  /// Classes with a user-written constructor defined in those files (their
+  /// constructors move the modules they build).
+  std::vector<std::string> ConstructedClasses;
+  /// Functions that initialise a module they are handed (load a checkpoint
+  /// into it, copy into its parameters, replace a submodule), by parameter
+  /// index: the caller's move comes after the call.
+  std::map<std::string, std::vector<unsigned>> ModuleInitializers;
+  /// Functions that write through a pointer or tensor they are handed (by
+  /// parameter index): `fill(t.data_ptr<float>())` writes `t` on the host.
+  std::map<std::string, std::vector<unsigned>> HostWrittenParameters;
+
+  llvm::json::Value toJSON() const;
+  static std::optional<TranslationUnitSummary> fromJSON(const llvm::json::Value &Value);
+};
+
+/// The summaries of every translation unit of the run, merged. Asked by USR:
+/// it is shared by the parses of the second pass, each with an AST of its own
+/// (ParseFacts asks it about declarations).
+class ProgramSummary {
+public:
+  ProgramSummary() = default;
+  /// Merges `Units` and finds the per-sample functions: those defined in the
+  /// program whose every use, in any file, is per-sample code (to a fixed
+  /// point: a helper of a helper of a dataset's get()).
+  static ProgramSummary merge(llvm::ArrayRef<TranslationUnitSummary> Units);
+
+  /// True if the program defines function `Usr` (its body is in a file this run migrates).
+  bool defines(llvm::StringRef Usr) const { return Defined.count(Usr); }
+  /// True if only per-sample code calls it (PerSampleCode.h).
+  bool isOnlyCalledPerSample(llvm::StringRef Usr) const { return PerSample.count(Usr); }
+  /// True if it returns a tensor its own host code built (HostWrites.h).
+  bool returnsHostBuiltTensor(llvm::StringRef Usr) const { return HostBuilt.count(Usr); }
+  /// True if a constructor of class `Usr`, written by the user, is defined in the program.
+  bool hasConstructorInProgram(llvm::StringRef Usr) const { return Constructed.count(Usr); }
+  /// True if function `Usr` initialises the module it is handed as parameter `Index`.
+  bool initializesModule(llvm::StringRef Usr, unsigned Index) const {
+    return hasIndex(ModuleInitializers, Usr, Index);
+  }
+  /// True if function `Usr` writes, from host code, through parameter `Index`.
+  bool writesThrough(llvm::StringRef Usr, unsigned Index) const {
+    return hasIndex(HostWritten, Usr, Index);
+  }
+  /// How many functions the program defines (for the run's summary line).
+  size_t definedCount() const { return Defined.size(); }
+
+private:
+  static bool hasIndex(const llvm::StringMap<std::vector<unsigned>> &Map, llvm::StringRef Usr,
+                       unsigned Index);
+
+  llvm::StringSet<> Defined, PerSample, HostBuilt, Constructed;
+  llvm::StringMap<std::vector<unsigned>> ModuleInitializers, HostWritten;
+};
+
+} // namespace to_device_migrate
