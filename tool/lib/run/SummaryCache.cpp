@@ -34,7 +34,7 @@ std::string contentHash(llvm::StringRef Path) {
 }
 
 /// This binary's identity: its path, size and time (a rebuild changes them).
-std::string toolBuild() {
+const std::string &toolBuild() {
   static const std::string Identity = [] {
     std::string Self = fs::getMainExecutable(nullptr, reinterpret_cast<void *>(&toolBuild));
     fs::file_status Status;
