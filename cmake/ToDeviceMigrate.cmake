@@ -7,12 +7,14 @@
 # tree (re-generated when the source or the tool changes), and the original
 # directory stays on the include path so relative #includes still resolve.
 #
-# HEADER_FILTER: the headers the sources include whose absolute path matches
-# <regex> are migrated too (--header-filter). All sources then go through one
-# run into a mirror of the source tree (paths relative to PROJECT_SOURCE_DIR),
-# and the mirrored include directories come first on the include path, so the
-# migrated sources include the migrated headers. Sources must lie under
-# PROJECT_SOURCE_DIR.
+# A target of several sources is migrated by one run over all of them, so the
+# tool analyses them as one program (a helper of one file called by a data
+# set in another is per-sample code): into a mirror of the source tree (paths
+# relative to PROJECT_SOURCE_DIR), whose directories come first on the include
+# path. HEADER_FILTER: the headers the sources include whose absolute path
+# matches <regex> are migrated too (--header-filter), into the same mirror, so
+# the migrated sources include the migrated headers. Both need the sources
+# under PROJECT_SOURCE_DIR (several sources elsewhere are migrated one by one).
 #
 # With CHECK: the sources stay as they are, and building <target> first runs
 # `to-device-migrate --check` on them: the build fails, listing each site as
@@ -48,9 +50,9 @@ function(_to_device_cxx_sources target out_sources out_dirs)
   set(${out_dirs} ${dirs} PARENT_SCOPE)
 endfunction()
 
-# HEADER_FILTER: one run over all of the target's C++ sources (a header they
+# One run over all of the target's C++ sources (one program; a header they
 # share is migrated once) into a mirror tree; mirrored include directories first.
-function(_to_device_migrate_with_headers target tool extra_args cxx_sources source_dirs)
+function(_to_device_migrate_as_one target tool extra_args cxx_sources source_dirs)
   set(root ${CMAKE_CURRENT_BINARY_DIR}/to_device/${target}/root)
   set(mirrored)
   foreach(abs IN LISTS cxx_sources)
@@ -139,9 +141,17 @@ function(to_device_migrate)
     return()
   endif()
 
-  if(ARG_HEADER_FILTER)
-    _to_device_migrate_with_headers(${ARG_TARGET} "${tool}" "${extra_args}" "${cxx_sources}"
-                                    "${source_dirs}")
+  set(all_under_project TRUE)
+  foreach(abs IN LISTS cxx_sources)
+    file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${abs})
+    if(rel MATCHES "^\\.\\./")
+      set(all_under_project FALSE)
+    endif()
+  endforeach()
+  list(LENGTH cxx_sources source_count)
+  if(ARG_HEADER_FILTER OR (source_count GREATER 1 AND all_under_project))
+    _to_device_migrate_as_one(${ARG_TARGET} "${tool}" "${extra_args}" "${cxx_sources}"
+                              "${source_dirs}")
     return()
   endif()
   get_target_property(sources ${ARG_TARGET} SOURCES)

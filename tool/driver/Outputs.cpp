@@ -63,9 +63,9 @@ static void addDiagnostics(const FileResult &Result, TranslationUnitDiagnostics 
 }
 
 int writeResult(FileResult Result, const OutputOptions &Options, TranslationUnitDiagnostics &Fixes) {
-  for (const Finding &F : Result.Findings)
-    if (!F.isEdit())
-      printFinding(llvm::errs(), F);
+  for (const Finding *F : Result.inSourceOrder())
+    if (!F->isEdit())
+      printFinding(llvm::errs(), *F);
   if (Result.error())
     return 1; // nothing is written (printed above)
   if (Options.Check)

@@ -11,8 +11,8 @@ namespace to_device_migrate {
 class LossPlacementRule : public ModuleVariableRule {
 public:
   using ModuleVariableRule::ModuleVariableRule;
-  bool handles(const clang::CXXRecordDecl &ModuleClass) const override {
-    return isLossModule(&ModuleClass);
+  bool handles(const clang::CXXRecordDecl *ModuleClass) const override {
+    return isLossModule(ModuleClass);
   }
 };
 

@@ -1,8 +1,10 @@
 // Modules that a plain class's constructor builds in its private members (a
-// GAN trainer owning its generators and discriminator) are moved at the end of
-// that constructor: code that creates the object cannot reach them
-// (`trainer.gen->to(device)` in main() would not compile). A member the
-// constructor leaves empty is not moved, and main() gets nothing.
+// GAN trainer owning its generators and discriminator) are moved in that
+// constructor: code that creates the object cannot reach them
+// (`trainer.gen->to(device)` in main() would not compile). A member built in
+// the initialiser list is moved at the start of the body, before anything
+// uses it; a member the body assigns, right after the assignment. A member
+// the constructor leaves empty is not moved, and main() gets nothing.
 // RUN: %migrate %s > %t.cpp
 // RUN: %strip %t.cpp | FileCheck %s
 // RUN: %migrate %t.cpp | diff %t.cpp -
@@ -23,10 +25,11 @@ public:
     critic = Critic();
     loss = std::make_shared<torch::nn::MSELossImpl>();
   }
-  // CHECK:      critic = Critic();
-  // CHECK-NEXT: loss = std::make_shared<torch::nn::MSELossImpl>();
+  // CHECK:      optimizer(gen->parameters(), torch::optim::AdamOptions(1e-3)) {
   // CHECK-NEXT: gen->to(device);
+  // CHECK-NEXT: critic = Critic();
   // CHECK-NEXT: critic->to(device);
+  // CHECK-NEXT: loss = std::make_shared<torch::nn::MSELossImpl>();
   // CHECK-NEXT: loss->to(device);
   // CHECK-NEXT: }
 

@@ -39,6 +39,16 @@ EditSet FileResult::edits() const {
   return Set;
 }
 
+std::vector<const Finding *> FileResult::inSourceOrder() const {
+  std::vector<const Finding *> Sorted;
+  for (const Finding &F : Findings)
+    Sorted.push_back(&F);
+  std::stable_sort(Sorted.begin(), Sorted.end(), [](const Finding *A, const Finding *B) {
+    return std::make_pair(A->Line, A->Column) < std::make_pair(B->Line, B->Column);
+  });
+  return Sorted;
+}
+
 const Finding *FileResult::error() const {
   for (const Finding &F : Findings)
     if (F.Kind == FindingKind::Error)

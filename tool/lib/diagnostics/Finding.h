@@ -67,6 +67,9 @@ struct FileResult {
   EditSet edits() const;
   /// The finding that stops the file from being written, if any.
   const Finding *error() const;
+  /// The findings by line and column, as a compiler lists its diagnostics
+  /// (those at one place in the order they came).
+  std::vector<const Finding *> inSourceOrder() const;
 };
 
 } // namespace to_device_migrate

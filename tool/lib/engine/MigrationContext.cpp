@@ -110,8 +110,16 @@ std::string MigrationContext::indentationOf(SourceLocation Loc) const {
 }
 
 unsigned MigrationContext::offsetAfterStatement(const Stmt &S) const {
+  // A statement's range ends at its last token, which is not its `;` for an
+  // expression statement, nor for a control statement whose body is one
+  // (`for (...) layers.push_back(x);`), nor for a return: the `;` follows.
   SourceLocation Semicolon = S.getEndLoc();
-  if (isa<Expr>(S)) // an expression statement ends before its `;`
+  Token Last;
+  const bool Closed =
+      !Lexer::getRawToken(sources().getSpellingLoc(Semicolon), Last, sources(), Ast->getLangOpts(),
+                          /*IgnoreWhiteSpace=*/true) &&
+      Last.isOneOf(tok::semi, tok::r_brace);
+  if (!Closed)
     if (auto Next = Lexer::findNextToken(Semicolon, sources(), Ast->getLangOpts());
         Next && Next->is(tok::semi))
       Semicolon = Next->getLocation();
@@ -148,6 +156,45 @@ std::pair<const Stmt *, const CompoundStmt *> MigrationContext::statementInBlock
       return {Node.get<Stmt>(), Block};
     Node = Parents[0];
   }
+}
+
+namespace {
+
+/// True if `Body` is the body (then, else, loop body) of the control statement `Control`.
+bool isBodyOf(const Stmt *Body, const Stmt &Control) {
+  if (const auto *If = dyn_cast<IfStmt>(&Control))
+    return Body == If->getThen() || Body == If->getElse();
+  if (const auto *For = dyn_cast<ForStmt>(&Control))
+    return Body == For->getBody();
+  if (const auto *While = dyn_cast<WhileStmt>(&Control))
+    return Body == While->getBody();
+  if (const auto *Do = dyn_cast<DoStmt>(&Control))
+    return Body == Do->getBody();
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(&Control))
+    return Body == Range->getBody();
+  return false;
+}
+
+} // namespace
+
+MigrationContext::StatementPlace MigrationContext::placeOf(const Stmt &S) const {
+  DynTypedNode Node = DynTypedNode::create(S);
+  while (true) {
+    DynTypedNodeList Parents = Ast->getParents(Node);
+    if (Parents.empty() || (Parents[0].get<Decl>() && !Parents[0].get<VarDecl>()))
+      return {};
+    if (const auto *Block = Parents[0].get<CompoundStmt>())
+      return {Node.get<Stmt>(), Block, nullptr};
+    if (const auto *Control = Parents[0].get<Stmt>(); Control && isBodyOf(Node.get<Stmt>(), *Control))
+      return {Node.get<Stmt>(), nullptr, Control};
+    Node = Parents[0];
+  }
+}
+
+MigrationContext::StatementPlace MigrationContext::placeOf(const VarDecl &Var) const {
+  DynTypedNodeList Parents = Ast->getParents(Var);
+  const auto *Declaration = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  return Declaration ? placeOf(*Declaration) : StatementPlace();
 }
 
 bool MigrationContext::isMigratedInThisRun(SourceLocation Loc) const {

@@ -123,6 +123,19 @@ public:
   /// function (a member initialiser, a global's initialiser).
   std::pair<const clang::Stmt *, const clang::CompoundStmt *> statementInBlock(const clang::Stmt &S) const;
 
+  /// Where statements can follow `S`: the full statement holding it and the
+  /// block that statement sits directly in; or, when that statement is the
+  /// unbraced body of an if/else/for/while/do (`if (c) net = Net();`), the
+  /// body and its control statement, which braces must be added to (Rule::
+  /// insertAfterStatement()). All null outside a function body.
+  struct StatementPlace {
+    const clang::Stmt *Statement = nullptr;
+    const clang::CompoundStmt *Block = nullptr;
+    const clang::Stmt *Control = nullptr;
+  };
+  StatementPlace placeOf(const clang::Stmt &S) const;
+  StatementPlace placeOf(const clang::VarDecl &Var) const;
+
   // --- Facts computed before matching ---
   /// True if `Site` is code a data loader runs per sample (see PerSampleCode):
   /// it stays on the CPU, and the batch is moved instead.

@@ -48,6 +48,13 @@ public:
   /// at `Fix` with the rule's summary; keep-cpu comments do not stop it.
   clang::DiagnosticBuilder supportCode(const clang::FixItHint &Fix) const;
 
+  /// Reports `Site` as placed by statements put right after `Place`'s
+  /// statement (MigrationContext::placeOf()): `Statements(Indent)` gives them,
+  /// each on a line of its own (`"\n" + Indent + "net->to(device);"`). The
+  /// unbraced body of a control statement gets braces around it and them.
+  void insertAfterStatement(clang::SourceRange Site, const MigrationContext::StatementPlace &Place,
+                            llvm::function_ref<std::string(llvm::StringRef Indent)> Statements) const;
+
   /// Inserts `Text` at `Offset` of the migrated file (the context's geometry
   /// gives offsets: MigrationContext::offsetAfterToken(), ...).
   clang::FixItHint insertion(unsigned Offset, llvm::StringRef Text) const;

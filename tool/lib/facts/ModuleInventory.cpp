@@ -550,6 +550,77 @@ bool hasInitialisation(ASTContext &Ast, const Stmt &Body, const ModuleAccess &Mo
   return Found;
 }
 
+namespace {
+
+/// The expression `E` is part of, past what does not change its value.
+const Stmt *userOfValue(ASTContext &Ast, const Expr &E) {
+  const Expr *Current = &E;
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(*Current);
+    if (Parents.empty())
+      return nullptr;
+    const auto *Parent = Parents[0].get<Expr>();
+    if (!Parent || !isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                        ExprWithCleanups>(Parent)) {
+      if (const auto *Var = Parents[0].get<VarDecl>())
+        return Ast.getParents(*Var).empty() ? nullptr : Ast.getParents(*Var)[0].get<Stmt>();
+      return Parents[0].get<Stmt>();
+    }
+    Current = Parent;
+  }
+}
+
+/// Is the value `E` (a module's parameters) handed to a function or a
+/// constructor (an optimizer), directly or through the local variable it
+/// initialises?
+bool isHandedToCall(ASTContext &Ast, const Expr &E, const Stmt &Body) {
+  const Stmt *User = userOfValue(Ast, E);
+  if (User && (isa<CXXConstructExpr>(User) ||
+               (isa<CallExpr>(User) && !isa<CXXOperatorCallExpr, CXXMemberCallExpr>(User))))
+    return true;
+  const auto *Declaration = dyn_cast_or_null<DeclStmt>(User);
+  if (!Declaration || !Declaration->isSingleDecl())
+    return false;
+  const auto *Var = dyn_cast<VarDecl>(Declaration->getSingleDecl());
+  bool Handed = false;
+  ModuleAccess Local;
+  Local.Var = Var;
+  forEachMention(Body, Local, [&](const Expr &Ref) {
+    const Stmt *RefUser = userOfValue(Ast, Ref);
+    Handed |= RefUser && (isa<CXXConstructExpr>(RefUser) ||
+                          (isa<CallExpr>(RefUser) &&
+                           !isa<CXXOperatorCallExpr, CXXMemberCallExpr>(RefUser)));
+  });
+  return Handed;
+}
+
+} // namespace
+
+bool isOnlyReadOnHost(ASTContext &Ast, const VarDecl &Var, const Stmt &Body) {
+  bool Read = false, Other = false;
+  ModuleAccess Module;
+  Module.Var = &Var;
+  forEachMention(Body, Module, [&](const Expr &E) {
+    const Expr *Reach = outerReach(Ast, E);
+    DynTypedNodeList Parents = Ast.getParents(*Reach);
+    if (const auto *Call = Parents.empty() ? nullptr : Parents[0].get<CallExpr>();
+        Call && !isa<CXXMemberCallExpr>(Call) && Call->getNumArgs() &&
+        isNamed(Call->getDirectCallee(), "torch::load") &&
+        Call->getArg(0)->IgnoreParenImpCasts() == Reach->IgnoreParenImpCasts())
+      return;
+    const MemberExpr *Member = nullptr;
+    const CXXMemberCallExpr *Call = memberCallOn(Ast, *Reach, Member);
+    const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+    llvm::StringRef Name = Method && Method->getIdentifier() ? Method->getName() : "";
+    if (llvm::is_contained({"parameters", "named_parameters", "buffers", "named_buffers"}, Name))
+      (isHandedToCall(Ast, *Call, Body) ? Other : Read) = true;
+    else if (!llvm::is_contained({"eval", "train", "load"}, Name))
+      Other = true;
+  });
+  // Its weights read, and copied somewhere: pretrained weights for another model.
+  return Read && !Other && writesTensors(&Body);
+}
+
 bool mentionsModule(const Stmt &S, const ModuleAccess &Module) {
   bool Found = false;
   forEachMention(S, Module, [&](const Expr &) { Found = true; });

@@ -103,6 +103,11 @@ bool initialisesModule(clang::ASTContext &Ast, const clang::Stmt &S, const Modul
 /// a function that loads into, or copies into, the module it is handed).
 bool hasInitialisation(clang::ASTContext &Ast, const clang::Stmt &Body, const ModuleAccess &Module);
 
+/// True if the local module `Var` is only read on the host in `Body`: loaded
+/// into, its parameters or buffers read (to copy them into another model, as
+/// pretrained weights are), set to eval/train — never run, nor handed on.
+bool isOnlyReadOnHost(clang::ASTContext &Ast, const clang::VarDecl &Var, const clang::Stmt &Body);
+
 /// True if `S` mentions `Module`.
 bool mentionsModule(const clang::Stmt &S, const ModuleAccess &Module);
 

@@ -1,5 +1,6 @@
 #include "facts/ParseFacts.h"
 #include "facts/HostWrites.h"
+#include "facts/ModuleInventory.h"
 #include "facts/TorchTypes.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -27,10 +28,23 @@ public:
     if (to_device_migrate::returnsHostBuiltTensor(Ast, *F))
       Summary.HostBuiltReturns.push_back(Usr);
     Summary.Defined.push_back(std::move(Usr));
+    const std::string &Defined = Summary.Defined.back();
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F);
         Ctor && !Ctor->isImplicit() && !Ctor->isCopyOrMoveConstructor() &&
         !Ctor->isDelegatingConstructor() && !Ctor->isDefaulted())
       Summary.ConstructedClasses.push_back(usrOf(Ctor->getParent()));
+    // What it initialises of the modules it is handed, or of its object's.
+    for (unsigned I = 0; I < F->getNumParams(); ++I) {
+      const ParmVarDecl *Param = F->getParamDecl(I);
+      if (classifyModuleSlot(Param->getType().getNonReferenceType()).holdsModules() &&
+          hasInitialisation(Ast, *F->getBody(), ModuleAccess{Param, {}}))
+        Summary.ModuleInitializers[Defined].push_back(I);
+    }
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(F); Method && !isa<CXXConstructorDecl>(F))
+      for (const FieldDecl *Field : Method->getParent()->fields())
+        if (memberSlotType(*Field).holdsModules() &&
+            hasInitialisation(Ast, *F->getBody(), ModuleAccess{nullptr, {Field}}))
+          Summary.MemberInitializers[Defined].push_back(Field->getName().str());
     return true;
   }
 
@@ -140,6 +154,7 @@ ParseFacts::ParseFacts(ASTContext &Ast, llvm::ArrayRef<Decl *> Decls,
   OptionsValueCollector Options(OptionsValues);
   for (Decl *D : Decls)
     Options.TraverseDecl(D);
+  ModuleStores = collectModuleStores(Ast, Decls);
 }
 
 std::string ParseFacts::usr(const Decl *D) const {

@@ -5,6 +5,7 @@
 // with only that file in the AST's traversal scope.
 #pragma once
 
+#include "facts/ModuleInventory.h"
 #include "facts/PerSampleCode.h"
 #include "facts/ProgramSummary.h"
 
@@ -34,6 +35,8 @@ public:
                                           const llvm::DenseSet<clang::FileID> &Files);
 
   const PerSampleCode &perSample() const { return PerSample; }
+  /// Every store into a module object in the migrated files (ModuleInventory.h).
+  llvm::ArrayRef<ModuleStore> moduleStores() const { return ModuleStores; }
   const ProgramSummary &program() const { return *Program; }
   /// The USR of `D`, computed once (ProgramSummary.h).
   std::string usr(const clang::Decl *D) const;
@@ -60,6 +63,7 @@ private:
   std::shared_ptr<const ProgramSummary> Program;
   mutable llvm::DenseMap<const clang::Decl *, std::string> Usrs;
   PerSampleCode PerSample;
+  std::vector<ModuleStore> ModuleStores;
   llvm::DenseMap<const clang::Decl *, llvm::SmallVector<const clang::Expr *, 2>> OptionsValues;
 };
 

@@ -43,10 +43,10 @@ json::Array strings(const std::vector<std::string> &Values) {
   return json::Array(Values);
 }
 
-json::Object indexMap(const std::map<std::string, std::vector<unsigned>> &Map) {
+template <typename T> json::Object listMap(const std::map<std::string, std::vector<T>> &Map) {
   json::Object Out;
-  for (const auto &[Usr, Indices] : Map)
-    Out[Usr] = json::Array(Indices);
+  for (const auto &[Usr, Values] : Map)
+    Out[Usr] = json::Array(Values);
   return Out;
 }
 
@@ -63,20 +63,37 @@ bool readStrings(const json::Object &Object, llvm::StringRef Key, std::vector<st
   return true;
 }
 
-bool readIndexMap(const json::Object &Object, llvm::StringRef Key,
-                  std::map<std::string, std::vector<unsigned>> &Out) {
+bool readValue(const json::Value &Value, unsigned &Out) {
+  std::optional<int64_t> N = Value.getAsInteger();
+  if (!N || *N < 0)
+    return false;
+  Out = static_cast<unsigned>(*N);
+  return true;
+}
+
+bool readValue(const json::Value &Value, std::string &Out) {
+  std::optional<llvm::StringRef> Text = Value.getAsString();
+  if (!Text)
+    return false;
+  Out = Text->str();
+  return true;
+}
+
+template <typename T>
+bool readListMap(const json::Object &Object, llvm::StringRef Key,
+                 std::map<std::string, std::vector<T>> &Out) {
   const json::Object *Map = Object.getObject(Key);
   if (!Map)
     return false;
   for (const auto &[Usr, Value] : *Map) {
-    const json::Array *Indices = Value.getAsArray();
-    if (!Indices)
+    const json::Array *Values = Value.getAsArray();
+    if (!Values)
       return false;
-    for (const json::Value &Index : *Indices) {
-      std::optional<int64_t> N = Index.getAsInteger();
-      if (!N || *N < 0)
+    for (const json::Value &Entry : *Values) {
+      T Read;
+      if (!readValue(Entry, Read))
         return false;
-      Out[Usr.str()].push_back(static_cast<unsigned>(*N));
+      Out[Usr.str()].push_back(std::move(Read));
     }
   }
   return true;
@@ -92,8 +109,9 @@ json::Value TranslationUnitSummary::toJSON() const {
                       {"uses", std::move(UseList)},
                       {"host-built-returns", strings(HostBuiltReturns)},
                       {"constructed-classes", strings(ConstructedClasses)},
-                      {"module-initializers", indexMap(ModuleInitializers)},
-                      {"host-written-parameters", indexMap(HostWrittenParameters)}};
+                      {"module-initializers", listMap(ModuleInitializers)},
+                      {"member-initializers", listMap(MemberInitializers)},
+                      {"host-written-parameters", listMap(HostWrittenParameters)}};
 }
 
 std::optional<TranslationUnitSummary> TranslationUnitSummary::fromJSON(const json::Value &Value) {
@@ -102,8 +120,9 @@ std::optional<TranslationUnitSummary> TranslationUnitSummary::fromJSON(const jso
   if (!Object || !readStrings(*Object, "defined", Summary.Defined) ||
       !readStrings(*Object, "host-built-returns", Summary.HostBuiltReturns) ||
       !readStrings(*Object, "constructed-classes", Summary.ConstructedClasses) ||
-      !readIndexMap(*Object, "module-initializers", Summary.ModuleInitializers) ||
-      !readIndexMap(*Object, "host-written-parameters", Summary.HostWrittenParameters))
+      !readListMap(*Object, "module-initializers", Summary.ModuleInitializers) ||
+      !readListMap(*Object, "member-initializers", Summary.MemberInitializers) ||
+      !readListMap(*Object, "host-written-parameters", Summary.HostWrittenParameters))
     return std::nullopt;
   const json::Array *Uses = Object->getArray("uses");
   if (!Uses)
@@ -132,6 +151,8 @@ ProgramSummary ProgramSummary::merge(llvm::ArrayRef<TranslationUnitSummary> Unit
     Program.Constructed.insert(Unit.ConstructedClasses.begin(), Unit.ConstructedClasses.end());
     for (const auto &[Usr, Indices] : Unit.ModuleInitializers)
       llvm::append_range(Program.ModuleInitializers[Usr], Indices);
+    for (const auto &[Usr, Members] : Unit.MemberInitializers)
+      llvm::append_range(Program.MemberInitializers[Usr], Members);
     for (const auto &[Usr, Indices] : Unit.HostWrittenParameters)
       llvm::append_range(Program.HostWritten[Usr], Indices);
     for (const FunctionUse &Use : Unit.Uses)

@@ -56,6 +56,9 @@ struct TranslationUnitSummary {
   /// into it, copy into its parameters, replace a submodule), by parameter
   /// index: the caller's move comes after the call.
   std::map<std::string, std::vector<unsigned>> ModuleInitializers;
+  /// Member functions that initialise a module member of their object (a
+  /// `load()` that loads into it), by member name.
+  std::map<std::string, std::vector<std::string>> MemberInitializers;
   /// Functions that write through a pointer or tensor they are handed (by
   /// parameter index): `fill(t.data_ptr<float>())` writes `t` on the host.
   std::map<std::string, std::vector<unsigned>> HostWrittenParameters;
@@ -87,6 +90,11 @@ public:
   bool initializesModule(llvm::StringRef Usr, unsigned Index) const {
     return hasIndex(ModuleInitializers, Usr, Index);
   }
+  /// True if member function `Usr` initialises its object's module member `Member`.
+  bool initializesMember(llvm::StringRef Usr, llvm::StringRef Member) const {
+    auto Found = MemberInitializers.find(Usr);
+    return Found != MemberInitializers.end() && llvm::is_contained(Found->second, Member);
+  }
   /// True if function `Usr` writes, from host code, through parameter `Index`.
   bool writesThrough(llvm::StringRef Usr, unsigned Index) const {
     return hasIndex(HostWritten, Usr, Index);
@@ -100,6 +108,7 @@ private:
 
   llvm::StringSet<> Defined, PerSample, HostBuilt, Constructed;
   llvm::StringMap<std::vector<unsigned>> ModuleInitializers, HostWritten;
+  llvm::StringMap<std::vector<std::string>> MemberInitializers;
 };
 
 } // namespace to_device_migrate

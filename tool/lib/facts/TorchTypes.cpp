@@ -94,14 +94,15 @@ ModuleType classifyModuleType(QualType Type) {
   const CXXRecordDecl *RD = recordOf(Type);
   if (!RD)
     return {};
-  if (const CXXRecordDecl *Pointee = smartPointee(RD, "::std::shared_ptr"))
-    return isOrDerivesFrom(Pointee, "torch::nn::Module")
-               ? ModuleType{ModuleHandle::SharedPtr, Pointee}
-               : ModuleType{};
-  if (const CXXRecordDecl *Pointee = smartPointee(RD, "::std::unique_ptr"))
-    return isOrDerivesFrom(Pointee, "torch::nn::Module")
-               ? ModuleType{ModuleHandle::UniquePtr, Pointee}
-               : ModuleType{};
+  for (auto [Template, Handle] : {std::pair{"::std::shared_ptr", ModuleHandle::SharedPtr},
+                                  std::pair{"::std::unique_ptr", ModuleHandle::UniquePtr}})
+    if (const CXXRecordDecl *Pointee = smartPointee(RD, Template)) {
+      if (isOrDerivesFrom(Pointee, "torch::nn::Module"))
+        return ModuleType{Handle, Pointee};
+      if (isOrDerivesFrom(Pointee, "torch::jit::Module"))
+        return ModuleType{Handle, nullptr, /*Script=*/true};
+      return {};
+    }
   if (const CXXRecordDecl *Impl = holderImpl(RD))
     return ModuleType{ModuleHandle::Holder, Impl};
   if (isOrDerivesFrom(RD, "torch::nn::Module"))
@@ -109,7 +110,7 @@ ModuleType classifyModuleType(QualType Type) {
   if (isNamed(RD, "torch::nn::AnyModule"))
     return ModuleType{ModuleHandle::AnyModule, nullptr};
   if (isOrDerivesFrom(RD, "torch::jit::Module"))
-    return ModuleType{ModuleHandle::Script, nullptr};
+    return ModuleType{ModuleHandle::Script, nullptr, /*Script=*/true};
   return {};
 }
 

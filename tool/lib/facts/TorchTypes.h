@@ -30,6 +30,9 @@ struct ModuleType {
   /// The torch::nn::Module subclass (for holders: the `...Impl` class); null
   /// for an AnyModule or a TorchScript module, whose class is not known.
   const clang::CXXRecordDecl *Class = nullptr;
+  /// A TorchScript module (torch::jit::Module), by value or by smart pointer:
+  /// it has to(), but is no torch::nn::Module.
+  bool Script = false;
 };
 
 /// True if `D` is the declaration `QualifiedName` (e.g. "torch::data::Example"),

@@ -47,10 +47,10 @@ void printFinding(llvm::raw_ostream &OS, const Finding &F) {
 
 unsigned printRewrites(llvm::raw_ostream &OS, const FileResult &Result) {
   unsigned Count = 0;
-  for (const Finding &F : Result.Findings) {
-    if (F.Kind == FindingKind::Rewrite)
-      printFinding(OS, F);
-    Count += F.isWarning();
+  for (const Finding *F : Result.inSourceOrder()) {
+    if (F->Kind == FindingKind::Rewrite)
+      printFinding(OS, *F);
+    Count += F->isWarning();
   }
   return Count;
 }

@@ -1,40 +1,34 @@
-// Module members of a plain class whose constructors build them are moved at
-// the end of each such constructor, after the members exist:
-//   Trainer(int n) : gen(make_gen(n)) { ... }
-//   -> Trainer(int n) : gen(make_gen(n)) { ... gen->to(device); }
+// Module members a constructor builds (in its initialiser list, by their
+// in-class initialisers, or by value) are moved at the start of its body,
+// after the host-side initialisation that follows, before anything uses them
+// or a thread starts:
+//   Trainer(int n) : gen(make_gen(n)) { torch::load(gen, path); worker = std::thread(...); }
+//   -> Trainer(int n) : gen(make_gen(n)) { torch::load(gen, path); gen->to(device); worker = ...; }
 // The class's own constructor may touch private members, which code creating
 // the object cannot (`trainer.gen->to(device)` in main() would not compile),
 // and it moves every object however it is created (on the stack, through
-// make_unique, as a member, as a class template's instantiation).
+// make_unique, as a member, as a class template's instantiation). Members the
+// body assigns are moved where they are assigned (StorePlacement.cpp). In a
+// module, only the members its constructor does not register are moved:
+// Module::to() of the module reaches the others.
 #include "ModuleMoves.h"
 #include "ModulePlacement.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
+#include <map>
+
 using namespace clang;
 
 namespace to_device_migrate {
 namespace {
 
-bool isNullInitializer(const Expr *Init) {
-  if (!Init)
-    return false;
-  Init = ignoreConversions(Init);
-  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Init);
-      Construct && Construct->getNumArgs() == 1)
-    Init = ignoreConversions(Construct->getArg(0));
-  // In a template the list may stay as written: `model()`, `model(nullptr)`.
-  if (const auto *List = dyn_cast<ParenListExpr>(Init))
-    Init = List->getNumExprs() == 1 ? List->getExpr(0)->IgnoreParenImpCasts() : nullptr;
-  return Init && (isa<CXXNullPtrLiteralExpr>(Init) ||
-                  (!Init->getType().isNull() && Init->getType()->isNullPtrType()));
-}
-
-/// Finds `member = ...` in a constructor's body.
-class AssignmentFinder : public RecursiveASTVisitor<AssignmentFinder> {
+/// Finds `member = ...` (or `member.reset(...)`, `member.push_back(...)`) in a
+/// constructor's body.
+class StoreFinder : public RecursiveASTVisitor<StoreFinder> {
 public:
-  explicit AssignmentFinder(const FieldDecl &Field) : Field(Field) {}
+  explicit StoreFinder(const FieldDecl &Field) : Field(Field) {}
   bool VisitBinaryOperator(BinaryOperator *Op) {
     if (Op->getOpcode() == BO_Assign)
       check(Op->getLHS());
@@ -43,6 +37,12 @@ public:
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
     if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
       check(Op->getArg(0));
+    return !Found;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+    if (const CXXMethodDecl *Method = Call->getMethodDecl();
+        Method && Method->getIdentifier() && Method->getName() == "reset")
+      check(Call->getImplicitObjectArgument());
     return !Found;
   }
   bool Found = false;
@@ -56,21 +56,19 @@ private:
   const FieldDecl &Field;
 };
 
-/// True if `Ctor` leaves `Member` holding a module: a member by value is
-/// constructed; a holder or shared_ptr must be initialised (in the class or in
-/// the constructor's list, not with nullptr) or assigned in the body.
-bool isBuiltBy(const CXXConstructorDecl &Ctor, const ModuleToMove &Member) {
-  if (Member.Access.Fields.size() > 1 || Member.Handle == ModuleHandle::Object)
-    return true; // a plain member's own in-class initialisers were checked
-  const FieldDecl &Field = *Member.Access.Fields.front();
-  for (const CXXCtorInitializer *Init : Ctor.inits())
-    if (Init->isWritten() && Init->getMember() && Init->getMember()->getName() == Field.getName())
-      return !isNullInitializer(Init->getInit());
-  AssignmentFinder Assigned(Field);
+/// True if `Ctor` itself leaves `Field` holding a module it built: by its
+/// initialiser list, else by the member's in-class initialiser, else by
+/// constructing it by value — not by assigning it in its body.
+bool buildsMember(const CXXConstructorDecl &Ctor, const FieldDecl &Field,
+                  const ModuleSlotType &Type) {
+  StoreFinder Assigned(Field);
   Assigned.TraverseStmt(Ctor.getBody());
   if (Assigned.Found)
-    return true;
-  return Field.hasInClassInitializer() && !isNullInitializer(Field.getInClassInitializer());
+    return false;
+  for (const CXXCtorInitializer *Init : Ctor.inits())
+    if (Init->isWritten() && Init->getMember() && Init->getMember()->getName() == Field.getName())
+      return classifyStoredModule(Init->getInit(), Type) == StoredModule::New;
+  return classifyStoredModule(Field.getInClassInitializer(), Type) == StoredModule::New;
 }
 
 bool hasReturn(const Stmt *S) {
@@ -88,40 +86,30 @@ bool hasReturn(const Stmt *S) {
 
 } // namespace
 
-std::vector<const CXXConstructorDecl *> buildingConstructors(MigrationContext &Ctx,
-                                                             const CXXRecordDecl &Record) {
-  const CXXRecordDecl *Class = &Record;
-  if (const CXXRecordDecl *Pattern = Record.getTemplateInstantiationPattern())
-    Class = Pattern;
-  std::vector<const CXXConstructorDecl *> Found;
-  if (!isUserRecord(Class))
-    return Found;
-  for (const CXXConstructorDecl *Ctor : Class->ctors()) {
-    const FunctionDecl *Definition = nullptr;
-    if (Ctor->isImplicit() || Ctor->isCopyOrMoveConstructor() || !Ctor->hasBody(Definition))
-      continue;
-    const auto *Built = cast<CXXConstructorDecl>(Definition);
-    if (!Built->isDelegatingConstructor() && !Built->isDefaulted() && !Built->isDeleted() &&
-        Ctx.isMigratedInThisRun(Built->getLocation()))
-      Found.push_back(Built);
-  }
-  return Found;
-}
-
 void placeMembersInConstructor(MigrationContext &Ctx, const CXXConstructorDecl &Ctor,
                                const ModuleVariableRule &Rule) {
   const CXXRecordDecl *Class = Ctor.getParent();
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Ctor.getBody());
-  if (!Body || !isUserRecord(Class) || isInsideModuleMember(&Ctor) ||
+  const bool IsModule = isOrDerivesFrom(Class, "torch::nn::Module");
+  if (!Body || (!IsModule && !isUserRecord(Class)) || Ctx.isPerSampleCode(Ctor) ||
       !llvm::is_contained(buildingConstructors(Ctx, *Class), &Ctor))
     return;
-  std::vector<ModuleToMove> Modules;
-  collectModuleMembers(Ctx, *Class, ModuleAccess(), Rule, Modules, Class);
-  llvm::erase_if(Modules, [&](const ModuleToMove &M) {
-    return !isBuiltBy(Ctor, M) ||
-           isMovedWithin(M.Access, {const_cast<CXXConstructorDecl *>(&Ctor)});
+  std::vector<ModuleMember> Members;
+  if (IsModule) {
+    for (const FieldDecl *Field : Class->fields()) {
+      ModuleSlotType Type = memberSlotType(*Field);
+      if (Type.holdsModules() && Rule.handles(Type.Element.Class) &&
+          !Field->getType().isConstQualified() && !isRegisteredSubmodule(*Field))
+        Members.push_back({ModuleAccess{nullptr, {Field}}, Type});
+    }
+  } else {
+    collectModuleMembers(Ctx, *Class, ModuleAccess(), Rule, Members, Class);
+  }
+  llvm::erase_if(Members, [&](const ModuleMember &M) {
+    return (M.Access.Fields.size() == 1 && !buildsMember(Ctor, *M.Access.Fields.front(), M.Type)) ||
+           isMovedIn(Ctx, Body, M.Access, "");
   });
-  if (Modules.empty())
+  if (Members.empty())
     return;
   if (hasReturn(Body)) {
     Rule.diag(Ctor.getLocation(),
@@ -130,24 +118,47 @@ void placeMembersInConstructor(MigrationContext &Ctx, const CXXConstructorDecl &
         << Body->getSourceRange();
     return;
   }
-  const std::string Device = Ctx.device().at(*Body);
-  if (!Body->body_empty()) {
-    const Stmt &Last = *Body->body_back();
-    Rule.rewrite(Body->getSourceRange(),
-                 Rule.insertion(
-                     Ctx.offsetAfterStatement(Last),
-                     moveStatements(Ctx, Modules, Device, Ctx.indentationOf(Last.getBeginLoc()))));
-    return;
+  // Each member after its own initialisation: members sharing the point are
+  // moved together, in the order the class declares them.
+  std::map<const Stmt *, std::vector<ModuleToMove>> ByPoint;
+  std::vector<const Stmt *> Points;
+  for (const ModuleMember &Member : Members) {
+    const Stmt *Last = endOfInitialisation(Ctx, *Body, nullptr, Member.Access);
+    if (!ByPoint.count(Last))
+      Points.push_back(Last);
+    ByPoint[Last].push_back({Member.Access.spelling(), Member.Type,
+                             isLossModule(Member.Type.Element.Class), ""});
+    if (IsModule)
+      Rule.diag(Member.Access.Fields.front()->getLocation(),
+                "module member '" + Member.Access.spelling() + "' of '" +
+                    Class->getNameAsString() +
+                    "' is not registered with register_module(): Module::to() of its parent does "
+                    "not move it, so its constructor moves it",
+                DiagnosticIDs::Note);
   }
-  // `Trainer() : ... {}`: the statements go between the braces, each on a line.
-  const std::string Indent = Ctx.indentationOf(Ctor.getBeginLoc());
-  std::string Text = moveStatements(Ctx, Modules, Device, Indent + "  ");
-  const SourceManager &SM = Ctx.sources();
-  if (SM.getSpellingLineNumber(Body->getLBracLoc()) ==
-      SM.getSpellingLineNumber(Body->getRBracLoc()))
-    Text += "\n" + Indent;
-  Rule.rewrite(Body->getSourceRange(),
-               Rule.insertion(Ctx.offsetAfterToken(Body->getLBracLoc()), Text));
+  const std::string Device = Ctx.device().at(*Body);
+  for (const Stmt *Point : Points) {
+    llvm::ArrayRef<ModuleToMove> Modules = ByPoint[Point];
+    if (Point) {
+      MigrationContext::StatementPlace Place{Point, Body, nullptr};
+      Rule.insertAfterStatement(Body->getSourceRange(), Place, [&](llvm::StringRef Indent) {
+        return moveStatements(Ctx, Modules, Device, Indent);
+      });
+      continue;
+    }
+    // At the start of the body: `Trainer() : ... {}` gets the statements between
+    // the braces, each on a line.
+    const std::string Indent = Body->body_empty()
+                                   ? Ctx.indentationOf(Ctor.getBeginLoc()) + "  "
+                                   : Ctx.indentationOf(Body->body_front()->getBeginLoc());
+    std::string Text = moveStatements(Ctx, Modules, Device, Indent);
+    const SourceManager &SM = Ctx.sources();
+    if (Body->body_empty() && SM.getSpellingLineNumber(Body->getLBracLoc()) ==
+                                  SM.getSpellingLineNumber(Body->getRBracLoc()))
+      Text += "\n" + Ctx.indentationOf(Ctor.getBeginLoc());
+    Rule.rewrite(Body->getSourceRange(),
+                 Rule.insertion(Ctx.offsetAfterToken(Body->getLBracLoc()), Text));
+  }
 }
 
 } // namespace to_device_migrate
