@@ -118,7 +118,11 @@ bool FileScope::isFree(llvm::StringRef Name) const {
   if (Id.hasMacroDefinition())
     return false;
   DeclarationName DN(&Id);
-  if (!Ctx.getTranslationUnitDecl()->lookup(DN).empty())
+  // What the whole translation unit sees at namespace scope: its own names and
+  // those of every namespace a using-directive there nominates, in whichever
+  // file (`using namespace torch;` in an included header makes torch::device
+  // collide with a global `device`).
+  if (declaredIn(Ctx.getTranslationUnitDecl(), DN))
     return false;
   for (const NamespaceDecl *NS : Nominated)
     if (declaredIn(NS, DN))

@@ -226,10 +226,43 @@ StoredModule classifyStoredModule(const Expr *Value, const ModuleSlotType &Type)
 
 namespace {
 
+/// True if `F` is a template's pattern that this translation unit
+/// instantiates: its instantiations (which the parse hands over as top-level
+/// declarations, with the pattern's locations) say precisely what its
+/// dependent code does, so the pattern itself is not looked at.
+bool isInstantiatedPattern(const FunctionDecl *F) {
+  if (!F || !F->isDependentContext())
+    return false;
+  if (const FunctionTemplateDecl *Template = F->getDescribedFunctionTemplate())
+    return llvm::any_of(Template->specializations(),
+                        [](const FunctionDecl *Spec) { return Spec->hasBody(); });
+  const auto *Method = dyn_cast<CXXMethodDecl>(F);
+  const ClassTemplateDecl *Class =
+      Method ? Method->getParent()->getDescribedClassTemplate() : nullptr;
+  if (!Class)
+    return isInstantiatedPattern(dyn_cast_or_null<FunctionDecl>(F->getParent()));
+  for (const ClassTemplateSpecializationDecl *Spec : Class->specializations())
+    for (const CXXMethodDecl *Instance : Spec->methods())
+      if (Instance->getTemplateInstantiationPattern() == F && Instance->hasBody())
+        return true;
+  return false;
+}
+
 /// Finds every store into a module object (ModuleStore), in source order.
 class StoreCollector : public RecursiveASTVisitor<StoreCollector> {
 public:
   explicit StoreCollector(ASTContext &Ast) : Ast(Ast) {}
+
+  /// An instantiated template's pattern is looked at through its instantiations.
+  bool TraverseFunctionDecl(FunctionDecl *F) {
+    return isInstantiatedPattern(F) || RecursiveASTVisitor::TraverseFunctionDecl(F);
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *F) {
+    return isInstantiatedPattern(F) || RecursiveASTVisitor::TraverseCXXMethodDecl(F);
+  }
+  bool TraverseCXXConstructorDecl(CXXConstructorDecl *F) {
+    return isInstantiatedPattern(F) || RecursiveASTVisitor::TraverseCXXConstructorDecl(F);
+  }
 
   bool VisitVarDecl(VarDecl *Var) {
     if (isa<ParmVarDecl>(Var) || Var->isImplicit())

@@ -402,6 +402,12 @@ void collectModuleMembers(MigrationContext &Ctx, const CXXRecordDecl &Record,
     return;
   if (&Record != InConstructorOf && isConstructedInProgram(Ctx, Record))
     return; // its constructors move what they build
+  // A constructor declared but defined outside the run may build any member.
+  const bool ConstructedElsewhere =
+      &Record != InConstructorOf &&
+      llvm::any_of(Record.ctors(), [](const CXXConstructorDecl *Ctor) {
+        return !Ctor->isImplicit() && !Ctor->isCopyOrMoveConstructor() && !Ctor->isDeleted();
+      });
   for (const FieldDecl *Field : Record.fields()) {
     ModuleAccess Access = Path;
     Access.Fields.push_back(Field);
@@ -412,8 +418,11 @@ void collectModuleMembers(MigrationContext &Ctx, const CXXRecordDecl &Record,
         collectModuleMembers(Ctx, *Inner, Access, Rule, Out);
       continue;
     }
-    if (!Rule.handles(Type.Element.Class) || Field->getType().isConstQualified() ||
-        (!InConstructorOf && !existsWithObject(*Field, Type)))
+    if (!Rule.handles(Type.Element.Class) || Field->getType().isConstQualified())
+      continue;
+    // Empty when the object is created, and no constructor to fill it: it is
+    // moved where the program assigns it (StorePlacement.cpp).
+    if (!InConstructorOf && !ConstructedElsewhere && !existsWithObject(*Field, Type))
       continue;
     // Code creating the object cannot reach a private or protected member:
     // only its class's constructors can move it, and none this run migrates
@@ -424,6 +433,14 @@ void collectModuleMembers(MigrationContext &Ctx, const CXXRecordDecl &Record,
                     "' is not public and no constructor of it in a file this run migrates "
                     "builds it: not moved (migrate the file defining its constructor too, "
                     "e.g. with --header-filter)");
+      continue;
+    }
+    if (ConstructedElsewhere) {
+      Rule.diag(Path.Var ? Path.Var->getLocation() : Field->getLocation(),
+                "module member '" + Field->getName().str() + "' of '" + Record.getNameAsString() +
+                    "' is built by a constructor of '" + Record.getNameAsString() +
+                    "' that is not in a file of this run: not moved (give that file to the same "
+                    "run)");
       continue;
     }
     Out.push_back({Access, Type});
