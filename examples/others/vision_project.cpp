@@ -5,8 +5,8 @@
 //   and a transform of transforms.cpp: per-sample code, on the CPU, found only
 //   by the whole-program analysis (each file's parse alone cannot see it);
 // - a trainer class template whose model member starts empty and is assigned
-//   in Initialize(), then loaded from a checkpoint and given a new head
-//   (trainer.h): moved after those, where it is complete;
+//   in Initialize(), then loaded from a checkpoint and given a new output
+//   layer (trainer.h): moved after those, where it is complete;
 // - a model whose layer list and head its parent does not register
 //   (models.cpp): Module::to() of the model would not move them;
 // - a TorchScript module loaded by a server whose constructor starts a thread
@@ -25,7 +25,7 @@
 int main() {
   torch::manual_seed(5);
   const std::string checkpoint = "vision_project_checkpoint.pt";
-  torch::save(Classifier(3), checkpoint);
+  torch::save(torch::nn::Linear(36, 8), checkpoint); // pretrained stem weights
 
   auto loader = torch::data::make_data_loader(
       ShapesDataset(16).map(torch::data::transforms::Stack<>()), 4);

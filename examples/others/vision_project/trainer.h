@@ -2,13 +2,13 @@
 #include <torch/torch.h>
 
 // A trainer generic over its model: the model is built in Initialize(),
-// restored from a checkpoint, and given a fresh head there.
+// its stem restored from a checkpoint, and its output layer replaced there.
 template <typename Model> class Trainer {
 public:
   void Initialize(int64_t classes, const std::string &checkpoint) {
     model = Model(classes);
-    torch::load(model, checkpoint);
-    model->head = std::make_unique<torch::nn::LinearImpl>(8, classes);
+    torch::load(model->stem, checkpoint);
+    model->out = model->replace_module("out", torch::nn::Linear(8, classes));
     optimizer = std::make_unique<torch::optim::SGD>(model->all_parameters(),
                                                     torch::optim::SGDOptions(0.05));
   }

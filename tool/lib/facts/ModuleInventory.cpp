@@ -502,11 +502,15 @@ Mention classifyMention(ASTContext &Ast, const Expr &E, const Stmt &S,
       }
       Chain = Parent;
     }
-    if (const auto *Assign = Ast.getParents(*Chain).empty()
-                                 ? nullptr
-                                 : Ast.getParents(*Chain)[0].get<BinaryOperator>();
+    DynTypedNodeList ChainUsers = Ast.getParents(*Chain);
+    if (const auto *Assign = ChainUsers.empty() ? nullptr : ChainUsers[0].get<BinaryOperator>();
         Assign && Assign->getOpcode() == BO_Assign &&
         Assign->getLHS()->IgnoreParenImpCasts() == Chain->IgnoreParenImpCasts())
+      return Mention::Initialisation;
+    // `torch::load(net->stem, path)`: a part of it restored.
+    if (const auto *Load = ChainUsers.empty() ? nullptr : ChainUsers[0].get<CallExpr>();
+        Load && Load->getNumArgs() && isNamed(Load->getDirectCallee(), "torch::load") &&
+        Load->getArg(0)->IgnoreParenImpCasts() == Chain->IgnoreParenImpCasts())
       return Mention::Initialisation;
     return writesTensors(&S) ? Mention::Initialisation : Mention::Use;
   }

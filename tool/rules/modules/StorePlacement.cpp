@@ -134,6 +134,19 @@ std::string spellingOf(MigrationContext &Ctx, const ModuleStore &Store) {
   return "";
 }
 
+/// The module object `Target` is, or is a part of (`net->stem` is part of `net`).
+ModuleAccess ownerOf(const Expr *Target) {
+  for (const Expr *E = Target; E;) {
+    if (ModuleAccess Access = calledOn(E); !Access.empty())
+      return Access;
+    const auto *Member = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+    if (!Member)
+      return {};
+    E = Member->getBase();
+  }
+  return {};
+}
+
 /// The length of an array made with `new Net[n]`, as written ("" otherwise).
 std::string arrayLengthOf(MigrationContext &Ctx, const Expr *Value) {
   const auto *New = Value ? dyn_cast<CXXNewExpr>(ignoreConversions(Value)->IgnoreParenImpCasts())
@@ -234,9 +247,13 @@ void placeStore(MigrationContext &Ctx, const ModuleStore &Store, const ModuleVar
   if (isMovedIn(Ctx, Function->getBody(), Store.Access, Module.Object, SiteRange.getEnd()))
     return;
   const SourceManager &SM = Ctx.sources();
-  if (Store.StoreKind == ModuleStore::Kind::Load &&
+  // A load into a module, or into part of one (`torch::load(net->stem, p)`),
+  // that an earlier store's move already follows.
+  const ModuleAccess Loaded =
+      Store.StoreKind == ModuleStore::Kind::Load ? ownerOf(Store.Target) : ModuleAccess();
+  if (!Loaded.empty() &&
       llvm::any_of(Initialised, [&](const InitialisedRange &Earlier) {
-        return Earlier.Access == Store.Access && !Store.Access.empty() &&
+        return Earlier.Access == Loaded &&
                !SM.isBeforeInTranslationUnit(Loc, Earlier.Range.getBegin()) &&
                !SM.isBeforeInTranslationUnit(Earlier.Range.getEnd(), Loc);
       }))
