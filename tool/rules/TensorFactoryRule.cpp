@@ -194,6 +194,50 @@ std::string defaultDType(const FunctionDecl &Factory, unsigned OptionsIndex) {
   return Ref->getDecl()->getName().str();
 }
 
+/// `at::tensor(int64_t)` takes no options, but the overload declared beside it,
+/// `at::tensor(int64_t, const TensorOptions &)`, does: what the call becomes
+/// when the options are appended. Null if there is none.
+const FunctionDecl *overloadWithOptions(const FunctionDecl &F) {
+  const unsigned Count = F.getNumParams();
+  for (const NamedDecl *D : F.getDeclContext()->getRedeclContext()->lookup(F.getDeclName())) {
+    const auto *G = dyn_cast<FunctionDecl>(D->getUnderlyingDecl());
+    if (!G || G->getNumParams() != Count + 1 ||
+        !isTensorOptionsType(G->getParamDecl(Count)->getType()))
+      continue;
+    bool Same = true;
+    for (unsigned I = 0; I < Count && Same; ++I)
+      Same = G->getParamDecl(I)->getType().getCanonicalType() ==
+             F.getParamDecl(I)->getType().getCanonicalType();
+    if (Same)
+      return G;
+  }
+  return nullptr;
+}
+
+/// A parameter's default argument as code of the user's may write it, when it
+/// is a named constant (`c10::nullopt`), a literal or `{}`; "" otherwise.
+std::string spelledDefault(const ParmVarDecl &Param) {
+  const Expr *Default = Param.hasDefaultArg() ? Param.getDefaultArg() : nullptr;
+  if (!Default)
+    return "";
+  Default = ignoreConversions(Default)->IgnoreParenImpCasts();
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Default);
+      Construct && Construct->getNumArgs() == 0)
+    return "{}";
+  if (const auto *List = dyn_cast<InitListExpr>(Default); List && List->getNumInits() == 0)
+    return "{}";
+  if (isa<CXXNullPtrLiteralExpr>(Default))
+    return "nullptr";
+  if (const auto *Bool = dyn_cast<CXXBoolLiteralExpr>(Default))
+    return Bool->getValue() ? "true" : "false";
+  if (const auto *Int = dyn_cast<IntegerLiteral>(Default))
+    return std::to_string(Int->getValue().getSExtValue());
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Default);
+      Ref && Ref->getDecl()->getDeclContext()->isFileContext() && Ref->getDecl()->getIdentifier())
+    return "::" + Ref->getDecl()->getQualifiedNameAsString();
+  return "";
+}
+
 int optionsParameterIndex(const FunctionDecl &F) {
   for (unsigned I = 0; I < F.getNumParams(); ++I)
     if (isTensorOptionsType(F.getParamDecl(I)->getType()))
@@ -243,7 +287,14 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
       waitsForPerSampleCode(Ctx.ast(), *Call))
     return; // stays on the CPU for host code; moved once joined or transformed
   int OptionsIndex = optionsParameterIndex(*Callee);
-  if (OptionsIndex < 0 || static_cast<unsigned>(OptionsIndex) >= Call->getNumArgs())
+  if (OptionsIndex < 0) {
+    // `tensor(1)` under `using namespace torch;` is `at::tensor(int64_t)`.
+    if (const FunctionDecl *WithOptions = overloadWithOptions(*Callee);
+        WithOptions && !Ctx.isInMacroBody(Call->getSourceRange()))
+      addOptions(*Call, *WithOptions, Callee->getNumParams(), Instantiated);
+    return;
+  }
+  if (static_cast<unsigned>(OptionsIndex) >= Call->getNumArgs())
     return;
   const Expr *Options = Call->getArg(OptionsIndex);
   DeviceNamed Named = optionsDevice(Ctx.facts(), Options);
@@ -254,28 +305,37 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
     return;
   }
   if (isa<CXXDefaultArgExpr>(Options))
-    addOptions(*Call, OptionsIndex, Instantiated);
+    addOptions(*Call, *Callee, OptionsIndex, Instantiated);
   else
     addDeviceToOptions(*Call, *ignoreConversions(Options), Named, Instantiated);
 }
 
-void TensorFactoryRule::addOptions(const CallExpr &Call, unsigned OptionsIndex, bool Instantiated) {
+void TensorFactoryRule::addOptions(const CallExpr &Call, const FunctionDecl &Factory,
+                                   unsigned OptionsIndex, bool Instantiated) {
   unsigned Explicit = 0;
   while (Explicit < Call.getNumArgs() && !isa<CXXDefaultArgExpr>(Call.getArg(Explicit)))
     ++Explicit;
-  // Only the position right after the last written argument can be filled.
-  if (OptionsIndex != Explicit || Explicit == 0)
+  // The arguments between the last written one and the options are written
+  // out with their defaults (`torch::normal(0, 1, {n}, ::c10::nullopt, ...)`).
+  if (OptionsIndex < Explicit || Explicit == 0)
     return;
+  std::string Defaults;
+  for (unsigned I = Explicit; I < OptionsIndex; ++I) {
+    std::string Default = spelledDefault(*Factory.getParamDecl(I));
+    if (Default.empty())
+      return;
+    Defaults += ", " + Default;
+  }
   if (!Instantiated && Ctx.registry().registerInstead(Call))
     return;
   const std::string NS = Ctx.device().torchNamespace().str();
   // `torch::randint(0, 10, {4})` defaults its options to `at::kLong`: options
   // naming only the device would make a float tensor.
   std::string Options = NS + "::device(" + Ctx.device().at(Call) + ")";
-  if (const std::string DType = defaultDType(*Call.getDirectCallee(), OptionsIndex); !DType.empty())
+  if (const std::string DType = defaultDType(Factory, OptionsIndex); !DType.empty())
     Options = NS + "::dtype(" + NS + "::" + DType + ")." + Options.substr(NS.size() + 2);
   unsigned Offset = Ctx.offsetAfterToken(Call.getArg(Explicit - 1)->getEndLoc());
-  rewrite(Call.getSourceRange(), insertion(Offset, ", " + Options));
+  rewrite(Call.getSourceRange(), insertion(Offset, Defaults + ", " + Options));
 }
 
 void TensorFactoryRule::addDeviceToOptions(const CallExpr &Call, const Expr &Written,

@@ -29,7 +29,10 @@ public:
 
 private:
   /// `torch::ones({2})` -> `torch::ones({2}, torch::device(d))`.
-  void addOptions(const clang::CallExpr &Call, unsigned OptionsIndex, bool Instantiated);
+  /// Appends `torch::device(d)` as the argument `OptionsIndex` of `Factory`
+  /// (the callee, or the overload beside it that takes options).
+  void addOptions(const clang::CallExpr &Call, const clang::FunctionDecl &Factory,
+                  unsigned OptionsIndex, bool Instantiated);
   /// `torch::ones({2}, opts)` -> `torch::ones({2}, opts.device(d))`.
   void addDeviceToOptions(const clang::CallExpr &Call, const clang::Expr &Written,
                           DeviceNamed Named, bool Instantiated);
