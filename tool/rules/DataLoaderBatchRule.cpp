@@ -3,6 +3,10 @@
 #include "facts/TorchTypes.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "compat/LlvmCompat.h"
+
+#include <map>
+#include <set>
 #include "clang/ASTMatchers/ASTMatchers.h"
 
 using namespace clang;
@@ -11,63 +15,103 @@ using namespace clang::ast_matchers;
 namespace to_device_migrate {
 namespace {
 
-/// The uses of `batch.<field>` in a loop body, and whether the body already
-/// moves or replaces the field. In a template's own body (not instantiated)
-/// the uses are dependent member expressions, looked at by name.
-class FieldUses : public RecursiveASTVisitor<FieldUses> {
+/// The member path from the batch variable to `E` (`data`, `data.first`,
+/// `observations`), or "" when `E` is not a member access rooted at `Batch`.
+/// In a template's own body (not instantiated) the accesses are dependent
+/// member expressions, looked at by name.
+std::string pathFromBatch(const VarDecl &Batch, const Expr *E) {
+  std::string Path;
+  E = E->IgnoreParenImpCasts();
+  while (true) {
+    llvm::StringRef Name;
+    const Expr *Base = nullptr;
+    if (const auto *Member = dyn_cast<MemberExpr>(E);
+        Member && isa<FieldDecl>(Member->getMemberDecl()) && !Member->isArrow()) {
+      Name = Member->getMemberDecl()->getName();
+      Base = Member->getBase();
+    } else if (const auto *Dependent = dyn_cast<CXXDependentScopeMemberExpr>(E);
+               Dependent && !Dependent->isImplicitAccess() && !Dependent->isArrow()) {
+      Name = Dependent->getMember().getAsIdentifierInfo()
+                 ? Dependent->getMember().getAsIdentifierInfo()->getName()
+                 : "";
+      Base = Dependent->getBase();
+    }
+    if (Name.empty() || !Base)
+      return "";
+    Path = Path.empty() ? Name.str() : Name.str() + "." + Path;
+    Base = Base->IgnoreParenImpCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Base))
+      return Ref->getDecl() == &Batch ? Path : "";
+    E = Base;
+  }
+}
+
+/// The tensors of a batch that a loop body uses — `batch.data`,
+/// `batch.target`, `batch.data.first` of an Example holding a pair, the
+/// tensor fields of a custom batch — each with its uses, and whether the body
+/// already moves or replaces it.
+class BatchTensors : public RecursiveASTVisitor<BatchTensors> {
 public:
-  FieldUses(const VarDecl &Batch, StringRef Field) : Batch(Batch), Field(Field) {}
+  BatchTensors(const VarDecl &Batch, bool Assumed) : Batch(Batch), Assumed(Assumed) {}
 
   bool VisitMemberExpr(MemberExpr *Member) {
-    if (isField(Member))
-      Uses.push_back(Member);
+    record(Member);
     return true;
   }
   bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *Member) {
-    if (isField(Member))
-      Uses.push_back(Member);
-    else if (Member->getMember().getAsString() == "to" && isField(Member->getBase()))
-      AlreadyHandled = true; // `batch.data.to(...)` in a template: the user moves it
+    if (Member->getMember().getAsString() == "to") {
+      if (std::string Path = pathFromBatch(Batch, Member->getBase()); !Path.empty())
+        Handled.insert(Path); // `batch.data.to(...)` in a template: the user moves it
+      return true;
+    }
+    record(Member);
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
-    if (Op->isAssignmentOp() && Op->getNumArgs() && isField(Op->getArg(0)))
-      AlreadyHandled = true; // `batch.data = ...`
+    if (Op->isAssignmentOp() && Op->getNumArgs())
+      markHandled(Op->getArg(0)); // `batch.data = ...`
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *Op) { // type-dependent `batch.data = ...`
-    if (Op->isAssignmentOp() && isField(Op->getLHS()))
-      AlreadyHandled = true;
+    if (Op->isAssignmentOp())
+      markHandled(Op->getLHS());
     return true;
   }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
     const CXXMethodDecl *Method = Call->getMethodDecl();
-    if (Method && Method->getIdentifier() && Method->getName() == "to" &&
-        isField(Call->getImplicitObjectArgument()) && Call->getNumArgs() &&
+    if (Method && Method->getIdentifier() && Method->getName() == "to" && Call->getNumArgs() &&
         isDeviceExpression(*ignoreConversions(Call->getArg(0))))
-      AlreadyHandled = true; // `batch.data.to(device)` somewhere: the user moves it
+      markHandled(Call->getImplicitObjectArgument()); // `batch.data.to(device)` somewhere
     return true;
   }
 
-  std::vector<const Expr *> Uses;
-  bool AlreadyHandled = false;
+  /// Paths in the order first used, and the uses of each.
+  std::vector<std::string> Paths;
+  std::map<std::string, std::vector<const Expr *>> Uses;
+  std::set<std::string> Handled;
 
 private:
-  bool isField(const Expr *E) const {
-    E = E->IgnoreParenImpCasts();
-    const Expr *Base = nullptr;
-    if (const auto *Member = dyn_cast<MemberExpr>(E);
-        Member && Member->getMemberDecl()->getName() == Field)
-      Base = Member->getBase();
-    else if (const auto *Dependent = dyn_cast<CXXDependentScopeMemberExpr>(E);
-             Dependent && !Dependent->isImplicitAccess() &&
-             Dependent->getMember().getAsString() == Field)
-      Base = Dependent->getBase();
-    const auto *Ref = Base ? dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts()) : nullptr;
-    return Ref && Ref->getDecl() == &Batch;
+  /// A tensor of the batch: the shortest path from it whose type is a tensor
+  /// (in an uninstantiated template, `data` and `target`, taken for tensors).
+  void record(const Expr *E) {
+    std::string Path = pathFromBatch(Batch, E);
+    if (Path.empty())
+      return;
+    const bool Tensor = Assumed ? (Path == "data" || Path == "target") : isTensorType(E->getType());
+    if (!Tensor)
+      return;
+    // `batch.data.first` is met as `first` over `data`: a longer path over a
+    // tensor already recorded is that tensor's use.
+    if (!Uses.count(Path))
+      Paths.push_back(Path);
+    Uses[Path].push_back(E);
+  }
+  void markHandled(const Expr *E) {
+    if (std::string Path = pathFromBatch(Batch, E); !Path.empty())
+      Handled.insert(Path);
   }
   const VarDecl &Batch;
-  StringRef Field;
+  bool Assumed;
 };
 
 /// Whether the template holding `Var` is instantiated in this file (then each
@@ -87,6 +131,20 @@ bool isInstantiated(const VarDecl &Var) {
 bool isExampleType(QualType Type) {
   const auto *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
   return isNamed(Record, "torch::data::Example");
+}
+
+/// A loop over a data loader (`for (auto &batch : *loader)`): each element is a
+/// batch, whatever a custom collation made of it.
+bool isLoaderLoop(const CXXForRangeStmt &Loop) {
+  const Expr *Range = Loop.getRangeInit();
+  if (!Range)
+    return false;
+  QualType Type = Range->getType().getNonReferenceType();
+  if (const auto *Deref = dyn_cast<UnaryOperator>(Range->IgnoreParenImpCasts());
+      Deref && Deref->getOpcode() == UO_Deref)
+    Type = Deref->getSubExpr()->getType()->getPointeeType();
+  const CXXRecordDecl *Record = Type.isNull() ? nullptr : Type->getAsCXXRecordDecl();
+  return Record && isOrDerivesFrom(Record, "torch::data::DataLoaderBase");
 }
 
 } // namespace
@@ -111,7 +169,7 @@ void DataLoaderBatchRule::check(const MatchFinder::MatchResult &Result) {
   // `.target` is used is taken for a batch (moving a tensor already on the
   // device costs nothing), and a note says so.
   const bool Assumed = Batch->getType()->isDependentType() && !isInstantiated(*Batch);
-  if (!Assumed && !isExampleType(Batch->getType()))
+  if (!Assumed && !isExampleType(Batch->getType()) && !isLoaderLoop(*Loop))
     return;
   if (!RewrittenLoops.insert(Ctx.offsetOf(Loop->getBeginLoc())).second)
     return; // another instantiation of the same loop
@@ -134,23 +192,28 @@ std::string DataLoaderBatchRule::moveFields(const VarDecl &Batch, const Compound
                                             bool Assumed) {
   bool IsConst = Batch.getType().getNonReferenceType().isConstQualified();
   std::string Indent = Ctx.indentationOf(Body.body_front()->getBeginLoc());
+  BatchTensors Tensors(Batch, Assumed);
+  Tensors.TraverseStmt(const_cast<CompoundStmt *>(&Body));
   std::string Moves;
-  for (StringRef Field : {"data", "target"}) {
-    FieldUses Uses(Batch, Field);
-    Uses.TraverseStmt(const_cast<CompoundStmt *>(&Body));
-    if (Uses.Uses.empty() || Uses.AlreadyHandled ||
-        (!Assumed && !isTensorType(Uses.Uses.front()->getType())))
+  for (const std::string &Path : Tensors.Paths) {
+    // A path below one already handled or recorded is its use.
+    if (llvm::any_of(Tensors.Paths, [&](const std::string &Other) {
+          return Other != Path && compat::startsWith(Path, Other + ".");
+        }) ||
+        Tensors.Handled.count(Path))
       continue;
-    std::string Source = Batch.getName().str() + "." + Field.str();
+    std::string Source = Batch.getName().str() + "." + Path;
     std::string Device = Ctx.device().at(*Body.body_front());
     if (!IsConst) {
       Moves += "\n" + Indent + Source + " = " + Source + ".to(" + Device + ");";
       continue;
     }
-    std::string Local = Ctx.device().freshName(Batch.getName().str() + "_" + Field.str(),
-                                               Field.str() + "_on_device");
+    std::string Flat = Path;
+    std::replace(Flat.begin(), Flat.end(), '.', '_');
+    std::string Local =
+        Ctx.device().freshName(Batch.getName().str() + "_" + Flat, Flat + "_on_device");
     Moves += "\n" + Indent + "auto " + Local + " = " + Source + ".to(" + Device + ");";
-    for (const Expr *Use : Uses.Uses)
+    for (const Expr *Use : Tensors.Uses[Path])
       rewrite(Use->getSourceRange(), replacement(Use->getSourceRange(), Local));
   }
   return Moves;

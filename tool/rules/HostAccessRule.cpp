@@ -21,13 +21,17 @@ bool isHostCopy(const VarDecl &Var) {
 } // namespace
 
 void HostAccessRule::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      traverse(TK_IgnoreUnlessSpelledInSource,
-               cxxMemberCallExpr(isExpansionInFile(Ctx.file()),
-                                 callee(cxxMethodDecl(hasAnyName("data_ptr", "accessor"))),
-                                 on(declRefExpr(to(varDecl().bind("tensor")))))
-                   .bind("access")),
-      this);
+  const auto Access =
+      cxxMemberCallExpr(isExpansionInFile(Ctx.file()),
+                        callee(cxxMethodDecl(hasAnyName("data_ptr", "accessor"))),
+                        on(declRefExpr(to(varDecl().bind("tensor")))));
+  Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, Access.bind("access")), this);
+  // `t.data_ptr<T>()` in a function template is a dependent call, resolved in
+  // each instantiation, whose locations are the template's: every
+  // instantiation asks for the same edit, which is kept once.
+  Finder->addMatcher(traverse(TK_AsIs, cxxMemberCallExpr(Access, isInTemplateInstantiation())
+                                           .bind("access")),
+                     this);
 }
 
 void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
@@ -54,7 +58,8 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
   }
   // One host copy per statement and tensor, shared by all its reads there
   // (`std::vector<float> v(t.data_ptr<float>(), t.data_ptr<float>() + n)`).
-  std::string &Host = HostCopies[{Statement, Tensor}];
+  std::string &Host =
+      HostCopies[{Ctx.offsetOf(Statement->getBeginLoc()), Tensor->getName().str()}];
   if (Host.empty())
     Host = Ctx.device().freshName(Tensor->getName().str() + "_host",
                                   Tensor->getName().str() + "_on_host");

@@ -13,6 +13,7 @@
 #include "engine/Rule.h"
 
 #include <map>
+#include <string>
 
 namespace to_device_migrate {
 
@@ -23,7 +24,9 @@ public:
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:
-  std::map<std::pair<const clang::Stmt *, const clang::VarDecl *>, std::string> HostCopies;
+  /// The host copy of each tensor read in a statement, by the statement's
+  /// offset (the same in every instantiation of a template) and the tensor's name.
+  std::map<std::pair<unsigned, std::string>, std::string> HostCopies;
 };
 
 } // namespace to_device_migrate
