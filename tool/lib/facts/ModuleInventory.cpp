@@ -164,6 +164,28 @@ bool derivesFromHeldModule(const CallExpr &Call) {
 
 } // namespace
 
+bool namesParameter(const Expr *Value) {
+  for (int Depth = 0; Value && Depth < 8; ++Depth) {
+    Value = stripped(Value);
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Value))
+      return isa<ParmVarDecl>(Ref->getDecl());
+    if (const auto *Call = dyn_cast<CallExpr>(Value);
+        Call && Call->getNumArgs() == 1 && isNamedFunction(Call->getDirectCallee(), {"move"}))
+      Value = Call->getArg(0);
+    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Value);
+             Construct && Construct->getNumArgs() == 1)
+      Value = Construct->getArg(0);
+    else if (const auto *List = dyn_cast<ParenListExpr>(Value); List && List->getNumExprs() == 1)
+      Value = List->getExpr(0);
+    else if (const auto *Unresolved = dyn_cast<CXXUnresolvedConstructExpr>(Value);
+             Unresolved && Unresolved->getNumArgs() == 1)
+      Value = Unresolved->getArg(0);
+    else
+      return false;
+  }
+  return false;
+}
+
 StoredModule classifyStoredModule(const Expr *Value, const ModuleSlotType &Type) {
   if (!Value) {
     if (Type.Pointer || Type.Container != ModuleContainer::None)

@@ -65,6 +65,11 @@ enum class StoredModule {
 /// `Value` is default construction.
 StoredModule classifyStoredModule(const clang::Expr *Value, const ModuleSlotType &Type);
 
+/// True if `Value` is a module its function was handed: a parameter, as is or
+/// wrapped (`std::move(net)`, `torch::nn::AnyModule(net)`). Stored into a
+/// member, it is the object's from then on, and the object places it.
+bool namesParameter(const clang::Expr *Value);
+
 struct ModuleStore {
   enum class Kind {
     Declaration, ///< `Net net(3);`, `auto m = torch::jit::load(p);`, `Net *p = new Net;`

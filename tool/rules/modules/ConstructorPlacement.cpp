@@ -65,9 +65,12 @@ bool buildsMember(const CXXConstructorDecl &Ctor, const FieldDecl &Field,
   Assigned.TraverseStmt(Ctor.getBody());
   if (Assigned.Found)
     return false;
+  // A module the constructor is handed (`Task(Net net) : net(net) {}`) is the
+  // object's from then on: moving one already on the device costs nothing.
   for (const CXXCtorInitializer *Init : Ctor.inits())
     if (Init->isWritten() && Init->getMember() && Init->getMember()->getName() == Field.getName())
-      return classifyStoredModule(Init->getInit(), Type) == StoredModule::New;
+      return classifyStoredModule(Init->getInit(), Type) == StoredModule::New ||
+             namesParameter(Init->getInit());
   return classifyStoredModule(Field.getInClassInitializer(), Type) == StoredModule::New;
 }
 

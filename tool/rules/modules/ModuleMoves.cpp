@@ -364,7 +364,13 @@ std::vector<const CXXConstructorDecl *> buildingConstructors(MigrationContext &C
   std::vector<const CXXConstructorDecl *> Found;
   if (!Class->hasDefinition())
     return Found;
-  for (const CXXConstructorDecl *Ctor : Class->ctors()) {
+  // Constructor templates too (`template <class M> Task(M classifier)`).
+  std::vector<const CXXConstructorDecl *> Ctors(Class->ctors().begin(), Class->ctors().end());
+  for (const Decl *Member : Class->decls())
+    if (const auto *Template = dyn_cast<FunctionTemplateDecl>(Member))
+      if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Template->getTemplatedDecl()))
+        Ctors.push_back(Ctor);
+  for (const CXXConstructorDecl *Ctor : Ctors) {
     const FunctionDecl *Definition = nullptr;
     if (Ctor->isImplicit() || Ctor->isCopyOrMoveConstructor() || !Ctor->hasBody(Definition))
       continue;

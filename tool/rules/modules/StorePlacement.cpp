@@ -161,7 +161,11 @@ std::string arrayLengthOf(MigrationContext &Ctx, const Expr *Value) {
 
 void placeStore(MigrationContext &Ctx, const ModuleStore &Store, const ModuleVariableRule &Rule,
                 std::vector<InitialisedRange> &Initialised) {
-  if (Store.Stored != StoredModule::New || !Rule.handles(Store.Type.Element.Class))
+  // A module the function was handed, stored into a member (a setter): the
+  // object holds it from then on and places it (no copy if it is there already).
+  const bool Handed = Store.Stored == StoredModule::Existing && !Store.Access.Fields.empty() &&
+                      namesParameter(Store.Value);
+  if ((Store.Stored != StoredModule::New && !Handed) || !Rule.handles(Store.Type.Element.Class))
     return;
   const SourceLocation Loc = Store.Var ? Store.Var->getLocation() : Store.Site->getBeginLoc();
   const SourceRange SiteRange =
