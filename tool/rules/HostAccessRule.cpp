@@ -21,10 +21,10 @@ bool isHostCopy(const VarDecl &Var) {
 } // namespace
 
 void HostAccessRule::registerMatchers(MatchFinder *Finder) {
-  const auto Access =
-      cxxMemberCallExpr(isExpansionInFile(Ctx.file()),
-                        callee(cxxMethodDecl(hasAnyName("data_ptr", "accessor"))),
-                        on(declRefExpr(to(varDecl().bind("tensor")))));
+  // On a tensor variable or a view of one (`t[0]`, `t.select(0, i)`).
+  const auto Access = cxxMemberCallExpr(isExpansionInFile(Ctx.file()),
+                                        callee(cxxMethodDecl(hasAnyName("data_ptr", "accessor"))),
+                                        on(expr().bind("object")));
   Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, Access.bind("access")), this);
   // `t.data_ptr<T>()` in a function template is a dependent call, resolved in
   // each instantiation, whose locations are the template's: every
@@ -36,7 +36,10 @@ void HostAccessRule::registerMatchers(MatchFinder *Finder) {
 
 void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Access = Result.Nodes.getNodeAs<CXXMemberCallExpr>("access");
-  const auto *Tensor = Result.Nodes.getNodeAs<VarDecl>("tensor");
+  const DeclRefExpr *Reference = viewedReference(*Result.Nodes.getNodeAs<Expr>("object"));
+  if (!Reference)
+    return;
+  const auto *Tensor = cast<VarDecl>(Reference->getDecl());
   // A tensor its function builds and fills from the host stays on the CPU
   // (HostWrites.h): nothing to bring back nor to report.
   if (!isTensorType(Tensor->getType()) || isHostCopy(*Tensor) ||
@@ -67,8 +70,7 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
           insertion(Ctx.offsetOf(Statement->getBeginLoc()),
                     "auto " + Host + " = " + Tensor->getName().str() + ".cpu();\n" +
                         Ctx.indentationOf(Statement->getBeginLoc())));
-  rewrite(Access->getSourceRange(),
-          replacement(Access->getImplicitObjectArgument()->getSourceRange(), Host));
+  rewrite(Access->getSourceRange(), replacement(Reference->getSourceRange(), Host));
 }
 
 } // namespace to_device_migrate

@@ -9,6 +9,7 @@
 #include "DistributedRule.h"
 #include "HardcodedDeviceRule.h"
 #include "HostAccessRule.h"
+#include "HostBuiltTensorRule.h"
 #include "HostMemoryTensorRule.h"
 #include "LossPlacementRule.h"
 #include "ModelPlacementRule.h"
@@ -38,11 +39,14 @@ const std::vector<RuleInfo> &registeredRules() {
       rule<HostMemoryTensorRule>(
           "host-memory-tensor", "move tensors built over host memory (from_blob) with .to(device), "
                                 "and rows copied from host data once they are joined"),
+      rule<HostBuiltTensorRule>(
+          "host-built-tensor", "keep tensors host code fills on the CPU, and move them where "
+                               "device code uses them"),
       rule<ModelPlacementRule>("model-placement",
-                               "move every model variable with ->to(device) right after it exists"),
+                               "move every model to the device where it is complete: after its loads, before its first use"),
       rule<LossPlacementRule>(
           "loss-placement",
-          "move every loss-function module with ->to(device) right after it exists"),
+          "move every loss-function module to the device where it is complete"),
       rule<DataLoaderBatchRule>(
           "data-loader-batch",
           "move each batch's data and target once, at the top of the loop body"),

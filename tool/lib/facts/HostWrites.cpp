@@ -1,6 +1,7 @@
 #include "facts/HostWrites.h"
 #include "facts/PerSampleCode.h"
 #include "facts/TorchTypes.h"
+#include "compat/LlvmCompat.h"
 
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -53,13 +54,48 @@ bool isWrittenThrough(ASTContext &Ctx, const Expr &E, int Depth = 0) {
     return isWrittenThrough(Ctx, *Subscript, Depth + 1);
   if (const auto *Call = Parents[0].get<CallExpr>())
     return isCalledWithDestination(*Call, E);
-  // Implicit wrappers: casts, parentheses, temporaries (`acc[i]` of an accessor
-  // is a temporary that the next `[j]` is called on).
+  // Wrappers: casts, written (`(float *)t.data_ptr()`, `static_cast<float *>`)
+  // or implicit, parentheses, temporaries (`acc[i]` of an accessor is a
+  // temporary that the next `[j]` is called on).
   if (const auto *Wrapper = Parents[0].get<Expr>();
-      Wrapper && (isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr,
-                      CXXBindTemporaryExpr, ExprWithCleanups>(Wrapper)))
+      Wrapper && (isa<CastExpr, ParenExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                      ExprWithCleanups>(Wrapper)))
     return isWrittenThrough(Ctx, *Wrapper, Depth + 1);
   return false;
+}
+
+/// The outermost expression that is `E` cast or parenthesised
+/// (`(float *)t.data_ptr()`).
+const Expr &castOf(ASTContext &Ctx, const Expr &E) {
+  const Expr *Current = &E;
+  while (true) {
+    DynTypedNodeList Parents = Ctx.getParents(*Current);
+    const auto *Parent = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+    if (!Parent || !isa<CastExpr, ParenExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                        ExprWithCleanups>(Parent))
+      return *Current;
+    Current = Parent;
+  }
+}
+
+/// True if the pointer `Access` gives (`t.data_ptr<float>()`) is kept where
+/// the function cannot follow it: stored into a member or a global, or
+/// returned. Whatever writes through it later writes the tensor.
+bool escapes(ASTContext &Ctx, const Expr &Access) {
+  const Expr &Whole = castOf(Ctx, Access);
+  DynTypedNodeList Parents = Ctx.getParents(Whole);
+  if (Parents.empty())
+    return false;
+  if (Parents[0].get<ReturnStmt>())
+    return true;
+  const auto *Assign = Parents[0].get<BinaryOperator>();
+  if (!Assign || Assign->getOpcode() != BO_Assign || Assign->getRHS()->IgnoreParens() != &Whole)
+    return false;
+  const Expr *Target = Assign->getLHS()->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Target))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      return !Var->hasLocalStorage();
+  return isa<MemberExpr>(Target);
 }
 
 /// Finds a use of `Var` in a body that satisfies `Test`.
@@ -231,23 +267,153 @@ bool waitsForPerSampleCode(ASTContext &Ast, const Expr &Copy) {
 }
 
 bool isWriteAccess(ASTContext &Ast, const CXXMemberCallExpr &Access) {
-  if (isWrittenThrough(Ast, Access))
+  if (isWrittenThrough(Ast, Access) || escapes(Ast, Access))
     return true;
-  // `auto *p = t.data_ptr<float>();` / `auto a = t.accessor<float, 2>();`, written later.
-  const VarDecl *Holder = initializedVariable(Ast, Access);
-  return Holder && anyUseIn(bodyOf(*Holder), *Holder,
-                            [&](const DeclRefExpr &Ref) { return isWrittenThrough(Ast, Ref); });
+  // `auto *p = t.data_ptr<float>();`, `float *p = (float *)t.data_ptr();`,
+  // `auto a = t.accessor<float, 2>();`, written later, or kept where the
+  // function cannot follow it.
+  const Expr &Whole = castOf(Ast, Access);
+  DynTypedNodeList Parents = Ast.getParents(Whole);
+  const auto *Holder = Parents.empty() ? nullptr : Parents[0].get<VarDecl>();
+  if (!Holder)
+    Holder = initializedVariable(Ast, Access);
+  return Holder && anyUseIn(bodyOf(*Holder), *Holder, [&](const DeclRefExpr &Ref) {
+           return isWrittenThrough(Ast, Ref) || escapes(Ast, Ref);
+         });
 }
+
+const DeclRefExpr *viewedReference(const Expr &Object) {
+  const Expr *E = Object.IgnoreParenImpCasts();
+  for (int Depth = 0; Depth < 8; ++Depth) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      return Var && isTensorType(Var->getType()) ? Ref : nullptr;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+        Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
+      E = Op->getArg(0)->IgnoreParenImpCasts();
+      continue;
+    }
+    const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
+    const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+    if (!Method || !Method->getIdentifier() || !isTensorType(Call->getType()) ||
+        !llvm::is_contained({"select", "narrow", "slice", "index", "view", "reshape", "squeeze",
+                             "unsqueeze", "flatten", "transpose", "permute", "t", "expand",
+                             "as_strided", "view_as", "detach", "chunk", "unbind"},
+                            Method->getName()))
+      return nullptr;
+    E = Call->getImplicitObjectArgument()->IgnoreParenImpCasts();
+  }
+  return nullptr;
+}
+
+const VarDecl *viewedTensor(const Expr &Object) {
+  const DeclRefExpr *Ref = viewedReference(Object);
+  return Ref ? cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+const Expr &outermostView(ASTContext &Ast, const DeclRefExpr &Ref, const VarDecl &Tensor) {
+  const Expr *Viewed = &Ref;
+  while (true) {
+    const auto *Subscript = dyn_cast_or_null<CXXOperatorCallExpr>(userOf(Ast, *Viewed));
+    if (Subscript && Subscript->getOperator() == OO_Subscript && viewedTensor(*Subscript) == &Tensor) {
+      Viewed = Subscript;
+      continue;
+    }
+    if (const CXXMemberCallExpr *View = calledOn(Ast, *Viewed);
+        View && viewedTensor(*View) == &Tensor) {
+      Viewed = View;
+      continue;
+    }
+    return *Viewed;
+  }
+}
+
+namespace {
+
+/// The in-place methods that write a tensor's elements from the host's values
+/// (`fill_(0.5)`, `index_put_({i}, v)`), or from another tensor wherever it is
+/// (`copy_`): the tensor stays where it is.
+bool isElementWriteMethod(StringRef Name) {
+  return llvm::is_contained({"fill_", "zero_", "index_put_", "index_fill_", "copy_"}, Name);
+}
+
+/// Is `View` (a view of a tensor, not the tensor itself) assigned
+/// (`t[i] = v`, `t[i][j] = w[k]`: Tensor::operator= fills or copies into it)?
+bool isAssignedView(ASTContext &Ast, const Expr &View, const DeclRefExpr &Ref) {
+  if (&View == &Ref)
+    return false;
+  const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(userOf(Ast, View));
+  return Assign && Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2 &&
+         Assign->getArg(0)->IgnoreImplicit() == View.IgnoreImplicit();
+}
+
+} // namespace
 
 bool isWrittenByHostCode(ASTContext &Ast, const VarDecl &Tensor) {
   return anyUseIn(bodyOf(Tensor), Tensor, [&](const DeclRefExpr &Ref) {
-    const CXXMemberCallExpr *Call = calledOn(Ast, Ref);
+    // Through a view of it (`t[0].data_ptr()`, `t.select(0, i).accessor<...>()`,
+    // `t[i] = v`, `t[i].fill_(v)`).
+    const Expr &Viewed = outermostView(Ast, Ref, Tensor);
+    if (isAssignedView(Ast, Viewed, Ref))
+      return true;
+    const CXXMemberCallExpr *Call = calledOn(Ast, Viewed);
     const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
-    return Method && Method->getIdentifier() &&
-           (Method->getName() == "data_ptr" || Method->getName() == "accessor" ||
+    if (!Method || !Method->getIdentifier())
+      return false;
+    if (isElementWriteMethod(Method->getName()) && Method->getName() != "copy_")
+      return true;
+    return (Method->getName() == "data_ptr" || Method->getName() == "accessor" ||
             Method->getName() == "data") &&
            isWriteAccess(Ast, *Call);
   });
+}
+
+bool isModifiedOnDevice(ASTContext &Ast, const VarDecl &Tensor) {
+  return anyUseIn(bodyOf(Tensor), Tensor, [&](const DeclRefExpr &Ref) {
+    const Expr &Viewed = outermostView(Ast, Ref, Tensor);
+    const Stmt *User = userOf(Ast, Viewed);
+    // `t = f(t)`, `t += x`, `t[i] *= 2`: a new value, or one computed where the
+    // operands are.
+    if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(User);
+        Op && Op->isAssignmentOp() && Op->getNumArgs() &&
+        Op->getArg(0)->IgnoreImplicit() == Viewed.IgnoreImplicit())
+      return Op->getOperator() != OO_Equal || &Viewed == &Ref;
+    if (const auto *Op = dyn_cast_or_null<BinaryOperator>(User); Op && Op->isAssignmentOp())
+      return Op->getLHS()->IgnoreImplicit() == Viewed.IgnoreImplicit();
+    // `t.add_(x)`, `t.mul_(2)`: in-place arithmetic.
+    const CXXMemberCallExpr *Call = calledOn(Ast, Viewed);
+    const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+    return Method && Method->getIdentifier() && compat::endsWith(Method->getName(), "_") &&
+           !isElementWriteMethod(Method->getName());
+  });
+}
+
+bool isDeviceUse(ASTContext &Ast, const Expr &Use) {
+  // Up a chain of tensor methods (`t.view({-1}).sum()`) to what uses its result.
+  const Expr *Value = &Use;
+  while (const CXXMemberCallExpr *Call = calledOn(Ast, *Value)) {
+    const CXXMethodDecl *Method = Call->getMethodDecl();
+    if (!isTensorType(Call->getType()) || !Method || !Method->getIdentifier() ||
+        isNamedCall(Method, {"to", "cpu", "cuda", "data"}) ||
+        (compat::endsWith(Method->getName(), "_") && Value == &Use))
+      return false; // read on the host (`item`, `sizes`, `data_ptr`), moved, or written
+    Value = Call;
+  }
+  const Stmt *User = userOf(Ast, *Value);
+  if (!User || isa<ReturnStmt>(User))
+    return false; // what the function returns is placed where it is received
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(User)) {
+    if (Op->getOperator() == OO_LessLess)
+      return false; // printed
+    if (Op->isAssignmentOp() && Op->getArg(0)->IgnoreImplicit() == Value->IgnoreImplicit())
+      return false; // written
+  }
+  if (const auto *Declaration = dyn_cast<DeclStmt>(User))
+    for (const Decl *D : Declaration->decls())
+      if (const auto *Alias = dyn_cast<VarDecl>(D); Alias && isWrittenByHostCode(Ast, *Alias))
+        return false; // a view the host writes through
+  return true;
 }
 
 bool isHostBuiltTensor(ASTContext &Ast, const VarDecl &Tensor) {
@@ -255,7 +421,8 @@ bool isHostBuiltTensor(ASTContext &Ast, const VarDecl &Tensor) {
     return false;
   const auto *Init = dyn_cast<CallExpr>(ignoreConversions(Tensor.getInit())->IgnoreImplicit());
   const FunctionDecl *Callee = Init ? Init->getDirectCallee() : nullptr;
-  return Callee && isLibraryDecl(Callee) && isWrittenByHostCode(Ast, Tensor);
+  return Callee && isLibraryDecl(Callee) && isWrittenByHostCode(Ast, Tensor) &&
+         !isModifiedOnDevice(Ast, Tensor);
 }
 
 const VarDecl *initializedVariable(ASTContext &Ast, const Expr &E) {

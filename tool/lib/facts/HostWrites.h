@@ -13,16 +13,44 @@
 namespace to_device_migrate {
 
 /// True if the pointer or accessor `Access` returns (`t.data_ptr<T>()`,
-/// `t.accessor<T, N>()`) is written through, directly or through the local
-/// variable holding it.
+/// `t.accessor<T, N>()`) is written through — directly, through a cast
+/// (`(float *)t.data_ptr()`), by memcpy/std::copy/std::fill into it, or
+/// through the local variable holding it — or kept where the function cannot
+/// follow it (a member, a global, returned).
 bool isWriteAccess(clang::ASTContext &Ast, const clang::CXXMemberCallExpr &Access);
 
-/// True if host code of `Tensor`'s function writes into it (isWriteAccess()).
+/// The tensor variable `Object` is, or is a view of (`t[0]`, `t.select(0, i)`,
+/// `t.narrow(...)`, `t.view(...)`): writing the view writes it. Null if none.
+const clang::VarDecl *viewedTensor(const clang::Expr &Object);
+/// The reference to that variable in `Object` (`t` in `t[0].select(0, 1)`).
+const clang::DeclRefExpr *viewedReference(const clang::Expr &Object);
+
+/// True if host code of `Tensor`'s function writes into it, or into a view of
+/// it (isWriteAccess()).
 bool isWrittenByHostCode(clang::ASTContext &Ast, const clang::VarDecl &Tensor);
 
+/// The outermost view of `Tensor` that `Ref` (a use of it) starts: `t[0]`,
+/// `t.select(0, i)[j]`; `Ref` itself when it is used as is.
+const clang::Expr &outermostView(clang::ASTContext &Ast, const clang::DeclRefExpr &Ref,
+                                 const clang::VarDecl &Tensor);
+
+/// True if `Tensor` gets values computed where its operands are: reassigned
+/// (`t = t * 2`), in compound assignment (`t += x`) or in-place arithmetic
+/// (`t.add_(x)`), on itself or a view. Element writes from the host
+/// (`t[i] = v`, `fill_`, `index_put_`, `copy_`) are not.
+bool isModifiedOnDevice(clang::ASTContext &Ast, const clang::VarDecl &Tensor);
+
+/// True if the use `Use` of a host-built tensor (or of a view of it) needs it
+/// on the device: handed to a function, a module, an operator — not read on
+/// the host (`item`, `sizes`, `data_ptr`), printed, written, moved already,
+/// nor returned (the caller places what it receives).
+bool isDeviceUse(clang::ASTContext &Ast, const clang::Expr &Use);
+
 /// A local tensor the function builds itself (its initialiser is a LibTorch
-/// call: a factory, from_blob, clone) and then writes from host code: it stays
-/// on the CPU.
+/// call: a factory, from_blob, clone) and then writes from host code —
+/// through data_ptr or an accessor, or element by element (`t[i] = v`,
+/// `index_put_`) — and does not otherwise modify: it stays on the CPU, and is
+/// moved where device code uses it.
 bool isHostBuiltTensor(clang::ASTContext &Ast, const clang::VarDecl &Tensor);
 
 /// The local variable `E` initialises, looking through conversions (`auto t =

@@ -1,0 +1,71 @@
+#include "HostBuiltTensorRule.h"
+#include "facts/HostWrites.h"
+#include "facts/Matchers.h"
+#include "facts/TorchTypes.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace to_device_migrate {
+namespace {
+
+/// Every reference to `Var` below the traversal root.
+class References : public RecursiveASTVisitor<References> {
+public:
+  explicit References(const VarDecl &Var) : Var(Var) {}
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (Ref->getDecl() == &Var)
+      Found.push_back(Ref);
+    return true;
+  }
+  std::vector<const DeclRefExpr *> Found;
+
+private:
+  const VarDecl &Var;
+};
+
+/// Can `.to(d)` be appended to `E`'s text as is?
+bool isPostfix(const Expr &E) {
+  const Expr *Bare = E.IgnoreImplicit();
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Bare))
+    return Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Call;
+  return isa<DeclRefExpr, CallExpr, MemberExpr, ParenExpr>(Bare);
+}
+
+} // namespace
+
+void HostBuiltTensorRule::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
+                              varDecl(isExpansionInFile(Ctx.file()), hasLocalStorage())
+                                  .bind("tensor")),
+                     this);
+}
+
+void HostBuiltTensorRule::check(const MatchFinder::MatchResult &Result) {
+  const auto *Tensor = Result.Nodes.getNodeAs<VarDecl>("tensor");
+  const auto *Function = dyn_cast_or_null<FunctionDecl>(Tensor->getParentFunctionOrMethod());
+  if (!Function || !Function->getBody() || Ctx.isPerSampleCode(*Tensor) ||
+      !isHostBuiltTensor(Ctx.ast(), *Tensor))
+    return;
+  References Uses(*Tensor);
+  Uses.TraverseStmt(Function->getBody());
+  for (const DeclRefExpr *Ref : Uses.Found) {
+    const Expr &Use = outermostView(Ctx.ast(), *Ref, *Tensor);
+    if (!isDeviceUse(Ctx.ast(), Use) || isMovedToDevice(Ctx.ast(), Use) ||
+        !Ctx.isWrittenInFile(Use.getSourceRange()))
+      continue;
+    const std::string Move = ".to(" + Ctx.device().at(Use) + ")";
+    if (isPostfix(Use)) {
+      rewrite(Use.getSourceRange(), insertion(Ctx.offsetAfterToken(Use.getEndLoc()), Move));
+      continue;
+    }
+    rewrite(Use.getSourceRange(), insertion(Ctx.offsetOf(Use.getBeginLoc()), "("))
+        << insertion(Ctx.offsetAfterToken(Use.getEndLoc()), ")" + Move);
+  }
+}
+
+} // namespace to_device_migrate

@@ -1,0 +1,25 @@
+// host-built-tensor: a tensor its function builds and then fills from host
+// code (an RL environment's observation written through data_ptr, a staging
+// tensor filled every step, indices written one by one from a vocabulary)
+// stays on the CPU, where the host can write it; where device code uses it, it
+// is moved, one copy per use, after the writes:
+//   auto idx = torch::zeros({n}, torch::kLong);      auto idx = torch::zeros({n}, torch::kLong);
+//   for (...) idx[i] = vocab[w];                ->   for (...) idx[i] = vocab[w];
+//   auto out = model(idx);                           auto out = model(idx.to(device));
+// Its factory gets no device (tensor-factory), its host reads no .cpu()
+// (host-access), and nothing ever writes through a copy. What the function
+// returns is moved where it is received (received-tensor).
+#pragma once
+
+#include "engine/Rule.h"
+
+namespace to_device_migrate {
+
+class HostBuiltTensorRule : public Rule {
+public:
+  using Rule::Rule;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+};
+
+} // namespace to_device_migrate
