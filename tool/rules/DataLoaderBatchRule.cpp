@@ -1,5 +1,7 @@
 #include "DataLoaderBatchRule.h"
+#include "facts/HostWrites.h"
 #include "facts/Matchers.h"
+#include "facts/PerSampleCode.h"
 #include "facts/TorchTypes.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -150,6 +152,16 @@ bool isLoaderLoop(const CXXForRangeStmt &Loop) {
 } // namespace
 
 void DataLoaderBatchRule::registerMatchers(MatchFinder *Finder) {
+  // A sample taken from a data set by hand (`auto sample = dataset.get(i);`):
+  // built per sample on the CPU, used like a batch.
+  Finder->addMatcher(
+      traverse(TK_IgnoreUnlessSpelledInSource,
+               varDecl(isExpansionInFile(Ctx.file()), hasLocalStorage(),
+                       unless(hasType(referenceType())),
+                       hasInitializer(ignoringImplicit(
+                           cxxMemberCallExpr(callee(cxxMethodDecl().bind("method"))))))
+                   .bind("sample")),
+      this);
   auto Loop = cxxForRangeStmt(isExpansionInFile(Ctx.file()), hasBody(compoundStmt().bind("body")));
   Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, Loop.bind("loop")), this);
   // `template <typename Loader> void train(Loader &loader)`: the batch's type
@@ -160,6 +172,10 @@ void DataLoaderBatchRule::registerMatchers(MatchFinder *Finder) {
 }
 
 void DataLoaderBatchRule::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *Sample = Result.Nodes.getNodeAs<VarDecl>("sample")) {
+    moveSample(*Sample, *Result.Nodes.getNodeAs<CXXMethodDecl>("method"));
+    return;
+  }
   const auto *Loop = Result.Nodes.getNodeAs<CXXForRangeStmt>("loop");
   const auto *Body = Result.Nodes.getNodeAs<CompoundStmt>("body");
   const VarDecl *Batch = Loop->getLoopVariable();
@@ -186,6 +202,35 @@ void DataLoaderBatchRule::check(const MatchFinder::MatchResult &Result) {
              "and target are moved to the device",
          DiagnosticIDs::Note)
         << Body->getSourceRange();
+}
+
+void DataLoaderBatchRule::moveSample(const VarDecl &Sample, const CXXMethodDecl &Method) {
+  if (!isPerSampleClass(Method.getParent()) || isTensorType(Sample.getType()) ||
+      Sample.getType().isConstQualified() || Ctx.isPerSampleCode(Sample))
+    return;
+  MigrationContext::StatementPlace Place = Ctx.placeOf(Sample);
+  const auto *Function = dyn_cast_or_null<FunctionDecl>(Sample.getParentFunctionOrMethod());
+  if (!Place.Statement || !Place.Block || !Function || !Function->getBody())
+    return;
+  BatchTensors Tensors(Sample, /*Assumed=*/false);
+  Tensors.TraverseStmt(Function->getBody());
+  std::vector<std::string> Moved;
+  for (const std::string &Path : Tensors.Paths)
+    if (!Tensors.Handled.count(Path) &&
+        llvm::any_of(Tensors.Uses[Path],
+                     [&](const Expr *Use) { return isDeviceUse(Ctx.ast(), *Use); }))
+      Moved.push_back(Path);
+  if (Moved.empty())
+    return;
+  const std::string Device = Ctx.device().at(*Place.Statement);
+  insertAfterStatement(Sample.getSourceRange(), Place, [&](llvm::StringRef Indent) {
+    std::string Text;
+    for (const std::string &Path : Moved) {
+      const std::string Source = Sample.getName().str() + "." + Path;
+      Text += ("\n" + Indent + Source + " = " + Source + ".to(" + Device + ");").str();
+    }
+    return Text;
+  });
 }
 
 std::string DataLoaderBatchRule::moveFields(const VarDecl &Batch, const CompoundStmt &Body,

@@ -8,6 +8,9 @@
 // loop variable cannot be assigned: its fields are copied into fresh variables
 // (`auto batch_data = batch.data.to(device);`) and the uses renamed.
 // In a function template the loop is rewritten once, from its instantiations.
+// A sample taken from a data set by hand (`auto s = dataset.get(i);`) gets the
+// tensors that device code uses of it moved right after it (its label read
+// with item() stays).
 #pragma once
 
 #include "engine/Rule.h"
@@ -27,6 +30,9 @@ private:
   /// uses of a const batch); empty when there is nothing to move.
   std::string moveFields(const clang::VarDecl &Batch, const clang::CompoundStmt &Body,
                          bool Assumed);
+  /// `auto sample = dataset.get(i);`: the tensors of the sample that device
+  /// code uses are moved right after it.
+  void moveSample(const clang::VarDecl &Sample, const clang::CXXMethodDecl &Method);
   std::set<unsigned> RewrittenLoops; ///< offsets of loops already rewritten
 };
 
