@@ -34,7 +34,8 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder *Finder) {
                                                 -> Expected<std::string> {
     const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
     if (Ctx.isPerSampleCode(*Call) || isMovedToDevice(Ctx.ast(), *Call) ||
-        gatheredInto(Ctx.ast(), *Call) || waitsForPerSampleCode(Ctx.ast(), *Call))
+        gatheredInto(Ctx.ast(), *Call) || waitsForPerSampleCode(Ctx.ast(), *Call) ||
+        feedsHostBuiltTensor(Ctx.ast(), *Call) || isOnlyUsedOnHost(Ctx.ast(), *Call))
       return std::string(); // kept on the CPU for host code; moved later or already
     if (Ctx.registry().registerInstead(*Call))
       return std::string(); // the registry moves it

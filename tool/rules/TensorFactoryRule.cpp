@@ -284,7 +284,7 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = Ctx.sources();
   if (!Callee || !Ctx.isExpansionInFile(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call) ||
       buildsHostBuiltTensor(Ctx.ast(), *Call) || gatheredInto(Ctx.ast(), *Call) ||
-      waitsForPerSampleCode(Ctx.ast(), *Call))
+      waitsForPerSampleCode(Ctx.ast(), *Call) || feedsHostBuiltTensor(Ctx.ast(), *Call))
     return; // stays on the CPU for host code; moved once joined or transformed
   int OptionsIndex = optionsParameterIndex(*Callee);
   if (OptionsIndex < 0) {

@@ -283,15 +283,18 @@ bool isWriteAccess(ASTContext &Ast, const CXXMemberCallExpr &Access) {
 }
 
 const DeclRefExpr *viewedReference(const Expr &Object) {
-  const Expr *E = Object.IgnoreParenImpCasts();
+  const Expr *E = &Object;
   for (int Depth = 0; Depth < 8; ++Depth) {
+    for (const Expr *Bare = E->IgnoreImplicit()->IgnoreParens(); Bare != E;
+         Bare = E->IgnoreImplicit()->IgnoreParens())
+      E = Bare;
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
       return Var && isTensorType(Var->getType()) ? Ref : nullptr;
     }
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
         Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
-      E = Op->getArg(0)->IgnoreParenImpCasts();
+      E = Op->getArg(0);
       continue;
     }
     const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
@@ -302,7 +305,7 @@ const DeclRefExpr *viewedReference(const Expr &Object) {
                              "as_strided", "view_as", "detach", "chunk", "unbind"},
                             Method->getName()))
       return nullptr;
-    E = Call->getImplicitObjectArgument()->IgnoreParenImpCasts();
+    E = Call->getImplicitObjectArgument();
   }
   return nullptr;
 }
@@ -369,6 +372,30 @@ bool isWrittenByHostCode(ASTContext &Ast, const VarDecl &Tensor) {
   });
 }
 
+bool isOnlyUsedOnHost(ASTContext &Ast, const Expr &Made) {
+  const Expr &Chain = endOfChain(Ast, Made);
+  if (const VarDecl *Var = initializedVariable(Ast, Chain))
+    return isTensorType(Var->getType()) && !anyUseIn(bodyOf(*Var), *Var, [&](const DeclRefExpr &Ref) {
+      return isDeviceUse(Ast, outermostView(Ast, Ref, *Var));
+    });
+  return !isDeviceUse(Ast, Made);
+}
+
+bool feedsHostBuiltTensor(ASTContext &Ast, const Expr &Value) {
+  const Expr *Written = &endOfChain(Ast, Value);
+  const Stmt *User = userOf(Ast, *Written);
+  const Expr *Target = nullptr;
+  if (const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(User);
+      Assign && Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2 &&
+      Assign->getArg(1)->IgnoreImplicit() == Written->IgnoreImplicit())
+    Target = Assign->getArg(0);
+  if (const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(User);
+      Call && isNamedCall(Call->getMethodDecl(), {"copy_", "index_put_"}))
+    Target = Call->getImplicitObjectArgument();
+  const VarDecl *Tensor = Target ? viewedTensor(*Target) : nullptr;
+  return Tensor && isHostBuiltTensor(Ast, *Tensor);
+}
+
 bool isModifiedOnDevice(ASTContext &Ast, const VarDecl &Tensor) {
   return anyUseIn(bodyOf(Tensor), Tensor, [&](const DeclRefExpr &Ref) {
     const Expr &Viewed = outermostView(Ast, Ref, Tensor);
@@ -395,7 +422,9 @@ bool isDeviceUse(ASTContext &Ast, const Expr &Use) {
   while (const CXXMemberCallExpr *Call = calledOn(Ast, *Value)) {
     const CXXMethodDecl *Method = Call->getMethodDecl();
     if (!isTensorType(Call->getType()) || !Method || !Method->getIdentifier() ||
-        isNamedCall(Method, {"to", "cpu", "cuda", "data"}) ||
+        isNamedCall(Method, {"cpu", "cuda", "data"}) ||
+        (Method->getName() == "to" && Call->getNumArgs() &&
+         isDeviceExpression(*ignoreConversions(Call->getArg(0)))) ||
         (compat::endsWith(Method->getName(), "_") && Value == &Use))
       return false; // read on the host (`item`, `sizes`, `data_ptr`), moved, or written
     Value = Call;

@@ -34,6 +34,16 @@ bool isWrittenByHostCode(clang::ASTContext &Ast, const clang::VarDecl &Tensor);
 const clang::Expr &outermostView(clang::ASTContext &Ast, const clang::DeclRefExpr &Ref,
                                  const clang::VarDecl &Tensor);
 
+/// True if the tensor `Made` (from host data, or a factory) is only read on the
+/// host, as is or through the local variable it initialises: a few floats
+/// wrapped with from_blob for `argmax().item<int>()`. It stays there.
+bool isOnlyUsedOnHost(clang::ASTContext &Ast, const clang::Expr &Made);
+
+/// True if `Value` (a tensor made from host data, or by a factory) is written
+/// into a host-built tensor (`matrix[i] = torch::from_blob(row, {d})`,
+/// `t.copy_(...)`): it stays on the host with it.
+bool feedsHostBuiltTensor(clang::ASTContext &Ast, const clang::Expr &Value);
+
 /// True if `Tensor` gets values computed where its operands are: reassigned
 /// (`t = t * 2`), in compound assignment (`t += x`) or in-place arithmetic
 /// (`t.add_(x)`), on itself or a view. Element writes from the host
