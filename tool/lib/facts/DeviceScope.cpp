@@ -48,6 +48,14 @@ public:
       Nominated.push_back(NS);
     return true;
   }
+  // Code of the file inside a namespace (even LibTorch's own: `namespace
+  // torch { namespace nn { ... } }`) sees that namespace's names, and those
+  // its using-directives bring (torch's `using namespace at;` brings
+  // `at::device`).
+  bool VisitNamespaceDecl(NamespaceDecl *NS) {
+    Nominated.push_back(NS);
+    return true;
+  }
   bool VisitVarDecl(VarDecl *VD) {
     if (VD->hasGlobalStorage() && !VD->isStaticDataMember() &&
         VD->getDeclContext()->isFileContext() && isDeviceType(VD->getType()) && !isPinnedToCpu(*VD))
