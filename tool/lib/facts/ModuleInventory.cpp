@@ -505,6 +505,9 @@ Mention classifyMention(ASTContext &Ast, const Expr &E, const Stmt &S,
                             "children", "named_children", "modules", "named_modules"},
                            Name))
       return writesTensors(&S) ? Mention::Initialisation : Mention::Use;
+    // `net.loadModel(path)`: a member function that loads into its object.
+    if (Method && ByCall && ByCall(*Method, ObjectParameter))
+      return Mention::Initialisation;
     return Mention::Use;
   }
   if (Member && isa<FieldDecl>(Member->getMemberDecl())) {
@@ -699,6 +702,31 @@ bool startsThread(const Stmt &S) {
     if (Child && startsThread(*Child))
       return true;
   return false;
+}
+
+bool initialisesItsObject(const CXXMethodDecl &Method) {
+  if (!Method.hasBody() || !isOrDerivesFrom(Method.getParent(), "torch::nn::Module"))
+    return false;
+  std::function<bool(const Stmt *)> Loads = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return false;
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S))
+      if (const CXXMethodDecl *Callee = Call->getMethodDecl();
+          Callee && Callee->getIdentifier() && Callee->getName() == "load" &&
+          isa<CXXThisExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+        return true;
+    if (const auto *Call = dyn_cast<CallExpr>(S);
+        Call && Call->getNumArgs() && isNamed(Call->getDirectCallee(), "torch::load"))
+      if (const auto *Deref = dyn_cast<UnaryOperator>(Call->getArg(0)->IgnoreParenImpCasts());
+          Deref && Deref->getOpcode() == UO_Deref &&
+          isa<CXXThisExpr>(Deref->getSubExpr()->IgnoreParenImpCasts()))
+        return true;
+    for (const Stmt *Child : S->children())
+      if (Loads(Child))
+        return true;
+    return false;
+  };
+  return Loads(Method.getBody());
 }
 
 bool isRegisteredSubmodule(const FieldDecl &Field) {

@@ -94,8 +94,14 @@ std::vector<ModuleStore> collectModuleStores(clang::ASTContext &Ast,
                                              llvm::ArrayRef<clang::Decl *> Decls);
 
 /// Asks whether a function of the program initialises the module it is handed
-/// as a parameter (ProgramSummary::initializesModule()).
+/// as a parameter, or, for `ObjectParameter`, a member function the module it
+/// is called on (`net.loadModel(path)`) (ProgramSummary::initializesModule()).
 using InitialisesParameter = std::function<bool(const clang::FunctionDecl &, unsigned)>;
+constexpr unsigned ObjectParameter = ~0u;
+
+/// True if the module member function `Method` initialises its own object:
+/// loads into it (`this->load(archive)`, `torch::load(*this, path)`).
+bool initialisesItsObject(const clang::CXXMethodDecl &Method);
 
 /// True if every mention of `Module` in `S` initialises it on the host —
 /// `torch::load(m, path)`, a copy into its parameters, a submodule replaced,

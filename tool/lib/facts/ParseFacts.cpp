@@ -40,6 +40,8 @@ public:
           hasInitialisation(Ast, *F->getBody(), ModuleAccess{Param, {}}))
         Summary.ModuleInitializers[Defined].push_back(I);
     }
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(F); Method && initialisesItsObject(*Method))
+      Summary.ModuleInitializers[Defined].push_back(ObjectParameter);
     if (const auto *Method = dyn_cast<CXXMethodDecl>(F); Method && !isa<CXXConstructorDecl>(F))
       for (const FieldDecl *Field : Method->getParent()->fields())
         if (memberSlotType(*Field).holdsModules() &&
