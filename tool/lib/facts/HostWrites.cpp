@@ -341,14 +341,29 @@ bool isElementWriteMethod(StringRef Name) {
   return llvm::is_contained({"fill_", "zero_", "index_put_", "index_fill_", "copy_"}, Name);
 }
 
-/// Is `View` (a view of a tensor, not the tensor itself) assigned
-/// (`t[i] = v`, `t[i][j] = w[k]`: Tensor::operator= fills or copies into it)?
+/// Is `Value` the host's: a number (`vocab[word]`, `0.5f`), or a tensor
+/// copied from host data (`torch::from_blob(row, {d})`, a local holding one)?
+/// A tensor computed by LibTorch (`torch::sin(position * scale)`) is not: it
+/// is computed where its operands are, and written from there.
+bool isHostValue(const Expr &Value) {
+  if (!isTensorType(Value.getType()))
+    return true;
+  if (isHostDataCopy(Value))
+    return true;
+  const auto *Ref = dyn_cast<DeclRefExpr>(ignoreConversions(&Value)->IgnoreImplicit());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return Var && holdsHostData(*Var);
+}
+
+/// Is `View` (a view of a tensor, not the tensor itself) assigned a host
+/// value (`t[i] = v`, `t[i] = torch::from_blob(row, {d})`)?
 bool isAssignedView(ASTContext &Ast, const Expr &View, const DeclRefExpr &Ref) {
   if (&View == &Ref)
     return false;
   const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(userOf(Ast, View));
   return Assign && Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2 &&
-         Assign->getArg(0)->IgnoreImplicit() == View.IgnoreImplicit();
+         Assign->getArg(0)->IgnoreImplicit() == View.IgnoreImplicit() &&
+         isHostValue(*Assign->getArg(1));
 }
 
 } // namespace
@@ -364,7 +379,10 @@ bool isWrittenByHostCode(ASTContext &Ast, const VarDecl &Tensor) {
     const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
     if (!Method || !Method->getIdentifier())
       return false;
-    if (isElementWriteMethod(Method->getName()) && Method->getName() != "copy_")
+    // `t.fill_(0.5)`, `t.index_put_({i}, v)` from a host value; `zero_()`
+    // and fills from a computed tensor are not the host's.
+    if (isElementWriteMethod(Method->getName()) && Method->getName() != "copy_" &&
+        Call->getNumArgs() && isHostValue(*Call->getArg(Call->getNumArgs() - 1)))
       return true;
     return (Method->getName() == "data_ptr" || Method->getName() == "accessor" ||
             Method->getName() == "data") &&
