@@ -30,6 +30,42 @@ bool isCalledWithDestination(const CallExpr &Call, const Expr &Arg) {
          Call.getArg(Destination)->IgnoreParenImpCasts() == Arg.IgnoreParenImpCasts();
 }
 
+/// Is `F` declared in namespace std, or in a class of it (`std::vector`'s
+/// constructors)?
+bool isInStandardLibrary(const FunctionDecl &F) {
+  for (const DeclContext *Context = F.getDeclContext(); Context; Context = Context->getParent())
+    if (Context->isStdNamespace())
+      return true;
+  return false;
+}
+
+/// Is `Arg` handed to a function outside the C++ standard library as a
+/// pointer to non-const (a user's `fillObservation(float *out)`, `fread(p,
+/// ...)`, `cv::Mat(h, w, CV_32F, p)`)? That function may write through it, or
+/// keep it to write later. (The standard library's algorithms and containers
+/// take `InputIt`s that are non-const pointers too, and only read them.)
+bool isHandedAsMutablePointer(const Expr &Call, const Expr &Arg) {
+  const FunctionDecl *Callee = nullptr;
+  llvm::ArrayRef<const Expr *> Args;
+  if (const auto *Plain = dyn_cast<CallExpr>(&Call);
+      Plain && !isa<CXXOperatorCallExpr>(Plain)) {
+    Callee = Plain->getDirectCallee();
+    Args = llvm::ArrayRef(Plain->getArgs(), Plain->getNumArgs());
+  } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(&Call)) {
+    Callee = Construct->getConstructor();
+    Args = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
+  }
+  if (!Callee || isInStandardLibrary(*Callee))
+    return false;
+  for (unsigned I = 0; I < Args.size() && I < Callee->getNumParams(); ++I) {
+    if (Args[I]->IgnoreParenImpCasts() != Arg.IgnoreParenImpCasts())
+      continue;
+    QualType Parameter = Callee->getParamDecl(I)->getType().getNonReferenceType();
+    return Parameter->isPointerType() && !Parameter->getPointeeType().isConstQualified();
+  }
+  return false;
+}
+
 /// Is `E` (a pointer or accessor, or an element reached through it) written?
 bool isWrittenThrough(ASTContext &Ctx, const Expr &E, int Depth = 0) {
   if (Depth > 12)
@@ -53,7 +89,9 @@ bool isWrittenThrough(ASTContext &Ctx, const Expr &E, int Depth = 0) {
   if (const auto *Subscript = Parents[0].get<ArraySubscriptExpr>())
     return isWrittenThrough(Ctx, *Subscript, Depth + 1);
   if (const auto *Call = Parents[0].get<CallExpr>())
-    return isCalledWithDestination(*Call, E);
+    return isCalledWithDestination(*Call, E) || isHandedAsMutablePointer(*Call, E);
+  if (const auto *Construct = Parents[0].get<CXXConstructExpr>())
+    return isHandedAsMutablePointer(*Construct, E);
   // Wrappers: casts, written (`(float *)t.data_ptr()`, `static_cast<float *>`)
   // or implicit, parentheses, temporaries (`acc[i]` of an accessor is a
   // temporary that the next `[j]` is called on).
