@@ -1,8 +1,11 @@
 #include "output/RewriteCheck.h"
+#include "facts/HostWrites.h"
+#include "facts/Matchers.h"
 #include "facts/SourceLines.h"
 #include "output/Formatting.h"
 #include "compat/LlvmCompat.h"
 
+#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/FrontendActions.h"
@@ -36,6 +39,20 @@ struct Rewritten {
       Shift += static_cast<long>(R.getReplacementText().size()) - R.getLength();
     }
     return static_cast<unsigned>(NewOffset - Shift);
+  }
+
+  /// True if `NewOffset` of the new text lies in text an edit inserted.
+  bool isInserted(unsigned NewOffset) const {
+    long Shift = 0;
+    for (const clang::tooling::Replacement &R : Replaces) {
+      const unsigned NewStart = R.getOffset() + Shift;
+      if (NewOffset < NewStart)
+        return false;
+      if (NewOffset < NewStart + R.getReplacementText().size())
+        return true;
+      Shift += static_cast<long>(R.getReplacementText().size()) - R.getLength();
+    }
+    return false;
   }
 
   /// The rules whose edits the original line holding `Offset` carries.
@@ -78,6 +95,53 @@ public:
     Errors.push_back(std::move(Error));
   }
   std::vector<Collected> Errors;
+};
+
+/// The tool's own assertion that it never redirects a write to a copy
+/// (shared/mission.md, section 6): in the rewritten translation unit, no host
+/// copy the tool inserted (`auto t_host = t.cpu();`) is written through its
+/// pointer or accessor. One that is would make the program silently wrong on
+/// a GPU; it is reported as an internal error and the file is not written.
+class CopyWriteCheck : public clang::ast_matchers::MatchFinder::MatchCallback {
+public:
+  CopyWriteCheck(const std::map<std::string, Rewritten> &Files, llvm::StringRef Directory)
+      : Files(Files), Directory(Directory) {}
+
+  void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override {
+    const auto *Access = Result.Nodes.getNodeAs<clang::CXXMemberCallExpr>("access");
+    const clang::DeclRefExpr *Reference = viewedReference(*Result.Nodes.getNodeAs<clang::Expr>("object"));
+    const auto *Copy = Reference ? llvm::dyn_cast<clang::VarDecl>(Reference->getDecl()) : nullptr;
+    const auto *Init = Copy && Copy->getInit()
+                           ? llvm::dyn_cast<clang::CXXMemberCallExpr>(ignoreConversions(Copy->getInit()))
+                           : nullptr;
+    if (!Init || !Init->getMethodDecl() || Init->getMethodDecl()->getName() != "cpu" ||
+        !isWriteAccess(*Result.Context, *Access))
+      return;
+    const clang::SourceManager &SM = *Result.SourceManager;
+    const clang::SourceLocation Declared = SM.getExpansionLoc(Copy->getLocation());
+    llvm::SmallString<256> Path(compat::fileName(SM, SM.getFileID(Declared)));
+    compat::makeAbsolute(Directory, Path);
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    auto Changed = Files.find(Path.str().str());
+    if (Changed == Files.end() || !Changed->second.isInserted(SM.getFileOffset(Declared)))
+      return;
+    RewriteError Error;
+    Error.File = Changed->first;
+    std::tie(Error.Line, Error.Column) = lineAndColumn(
+        Changed->second.Result->Original,
+        Changed->second.originalOffset(SM.getFileOffset(SM.getExpansionLoc(Access->getBeginLoc()))));
+    Error.Message = "internal error: host code would write into '" + Copy->getName().str() +
+                    "', a .cpu() copy this run inserted: on a GPU the write would be lost";
+    Error.Internal = true;
+    Error.Rules = {"host-access"};
+    Errors.push_back(std::move(Error));
+  }
+
+  std::vector<RewriteError> Errors;
+
+private:
+  const std::map<std::string, Rewritten> &Files;
+  llvm::StringRef Directory;
 };
 
 } // namespace
@@ -125,7 +189,14 @@ std::vector<RewriteError> checkRewritesCompile(const clang::tooling::Compilation
     Tool.mapVirtualFile(Path, File.Text);
   ErrorCollector Collector;
   Tool.setDiagnosticConsumer(&Collector);
-  Tool.run(clang::tooling::newFrontendActionFactory<clang::SyntaxOnlyAction>().get());
+  namespace m = clang::ast_matchers;
+  CopyWriteCheck CopyWrites(Files, Directory);
+  m::MatchFinder Finder;
+  Finder.addMatcher(m::cxxMemberCallExpr(m::callee(m::cxxMethodDecl(m::hasAnyName("data_ptr", "accessor", "data"))),
+                                         m::on(m::expr().bind("object")))
+                        .bind("access"),
+                    &CopyWrites);
+  Tool.run(clang::tooling::newFrontendActionFactory(&Finder).get());
 
   std::vector<RewriteError> Errors;
   for (const ErrorCollector::Collected &Found : Collector.Errors) {
@@ -146,6 +217,7 @@ std::vector<RewriteError> checkRewritesCompile(const clang::tooling::Compilation
     }
     Errors.push_back(std::move(Error));
   }
+  llvm::append_range(Errors, CopyWrites.Errors);
   return Errors;
 }
 
@@ -157,7 +229,8 @@ std::string describe(const RewriteError &Error) {
     Rules += (Rules.empty() ? " [" : ",") + Rule;
   if (!Rules.empty())
     Rules += "]";
-  return Where + "error: the migrated code would not compile: " + Error.Message + Rules;
+  return Where + (Error.Internal ? "error: " : "error: the migrated code would not compile: ") +
+         Error.Message + Rules;
 }
 
 } // namespace to_device_migrate

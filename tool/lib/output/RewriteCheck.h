@@ -24,6 +24,8 @@ struct RewriteError {
   /// The rules whose edits lie on that line of the rewritten text (empty when
   /// the error is elsewhere, e.g. where a changed declaration is used).
   std::vector<std::string> Rules;
+  /// The tool's own assertion failed (a write redirected to a copy), not the compiler.
+  bool Internal = false;
 };
 
 /// Re-parses `MainFile` (one command of `Database`, with `Flags`) with every

@@ -65,7 +65,8 @@ clang::tooling::ArgumentsAdjuster defaultFlags(DefaultFlags Options) {
     // (other runtime path) uses the cache instead.
     if (Options.CommandLineIsOurs && Options.RuntimeInclude == TO_DEVICE_RUNTIME_INCLUDE &&
         !Options.PrebuiltPch.empty() &&
-        llvm::sys::fs::exists(Options.PrebuiltPch) && includesTorchHeader(File))
+        llvm::sys::fs::exists(Options.PrebuiltPch) &&
+        includesTorchHeader(File, projectIncludeDirectories(Args), Cwd))
       addFlags(Out, {"-include-pch", Options.PrebuiltPch});
     return Out;
   };

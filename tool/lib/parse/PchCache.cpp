@@ -8,6 +8,7 @@
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Option/OptTable.h"
 #include "llvm/Support/FileSystem.h"
@@ -33,6 +34,8 @@ struct ParsedCommand {
   CommandLineArguments Flags;
   /// -I, -isystem, -iquote and -idirafter directories, in command-line order.
   std::vector<std::string> IncludeDirectories;
+  /// The program's own: -I and -iquote directories.
+  std::vector<std::string> ProjectDirectories;
 };
 
 ParsedCommand parseCommand(const CommandLineArguments &Args) {
@@ -54,6 +57,8 @@ ParsedCommand parseCommand(const CommandLineArguments &Args) {
     if (O.matches(options::OPT_I) || O.matches(options::OPT_isystem) ||
         O.matches(options::OPT_iquote) || O.matches(options::OPT_idirafter))
       Command.IncludeDirectories.push_back(A->getValue());
+    if (O.matches(options::OPT_I) || O.matches(options::OPT_iquote))
+      Command.ProjectDirectories.push_back(A->getValue());
     llvm::opt::ArgStringList Rendered;
     A->render(Parsed, Rendered);
     Command.Flags.insert(Command.Flags.end(), Rendered.begin(), Rendered.end());
@@ -95,18 +100,66 @@ std::string torchHeaderOf(const CommandLineArguments &Args, llvm::StringRef Work
   return findTorchHeader(parseCommand(Args).IncludeDirectories, WorkingDirectory);
 }
 
-bool includesTorchHeader(llvm::StringRef File) {
-  auto Buffer = llvm::MemoryBuffer::getFile(File);
-  if (!Buffer)
-    return false;
-  // The preprocessor's view of the directives, as clang-scan-deps takes it:
-  // comments, string literals and code gone, line continuations joined. A
-  // commented-out include is no include.
-  std::vector<std::string> Headers;
-  if (!compat::includedHeaders((*Buffer)->getBuffer(), Headers))
-    return false; // not lexable: the parse will say why, without a PCH
-  return llvm::is_contained(Headers, "<torch/torch.h>") ||
-         llvm::is_contained(Headers, "\"torch/torch.h\"");
+namespace {
+
+/// Where `Header` (as written, with its delimiters) included by `Includer`
+/// is found among the program's own files: next to the includer for a quoted
+/// name, then in `ProjectDirectories`. Empty if it is not the program's.
+std::string findProjectHeader(llvm::StringRef Header, llvm::StringRef Includer,
+                              llvm::ArrayRef<std::string> ProjectDirectories,
+                              llvm::StringRef WorkingDirectory) {
+  const llvm::StringRef Name = Header.drop_front().drop_back();
+  std::vector<std::string> Candidates;
+  if (compat::startsWith(Header, "\"")) {
+    llvm::SmallString<256> Sibling(path::parent_path(Includer));
+    path::append(Sibling, Name);
+    Candidates.push_back(Sibling.str().str());
+  }
+  for (const std::string &Dir : ProjectDirectories) {
+    llvm::SmallString<256> Candidate(absolute(Dir, WorkingDirectory));
+    path::append(Candidate, Name);
+    Candidates.push_back(Candidate.str().str());
+  }
+  for (std::string &Candidate : Candidates)
+    if (fs::is_regular_file(Candidate))
+      return Candidate;
+  return std::string();
+}
+
+} // namespace
+
+std::vector<std::string> projectIncludeDirectories(const CommandLineArguments &Args) {
+  return parseCommand(Args).ProjectDirectories;
+}
+
+bool includesTorchHeader(llvm::StringRef File, llvm::ArrayRef<std::string> ProjectDirectories,
+                         llvm::StringRef WorkingDirectory) {
+  // The file and the program's headers it includes, transitively: most
+  // programs include <torch/torch.h> from a header of their own (model.h).
+  // A bound keeps a pathological include graph cheap.
+  std::vector<std::string> Pending{File.str()};
+  llvm::StringSet<> Seen{File};
+  for (unsigned Read = 0; !Pending.empty() && Read < 64; ++Read) {
+    const std::string Current = Pending.back();
+    Pending.pop_back();
+    auto Buffer = llvm::MemoryBuffer::getFile(Current);
+    if (!Buffer)
+      continue;
+    // The preprocessor's view of the directives, as clang-scan-deps takes
+    // it: comments, string literals and code gone, line continuations
+    // joined. A commented-out include is no include.
+    std::vector<std::string> Headers;
+    if (!compat::includedHeaders((*Buffer)->getBuffer(), Headers))
+      continue; // not lexable: the parse will say why
+    for (const std::string &Header : Headers) {
+      if (Header == "<torch/torch.h>" || Header == "\"torch/torch.h\"")
+        return true;
+      std::string Found = findProjectHeader(Header, Current, ProjectDirectories, WorkingDirectory);
+      if (!Found.empty() && Seen.insert(Found).second)
+        Pending.push_back(std::move(Found));
+    }
+  }
+  return false;
 }
 
 std::string PchCache::defaultDirectory() {
@@ -204,10 +257,12 @@ std::string PchCache::get(const CommandLineArguments &Flags, llvm::StringRef Tor
 
 clang::tooling::ArgumentsAdjuster PchCache::adjuster(std::string WorkingDirectory) {
   return [this, WorkingDirectory](const CommandLineArguments &Args, llvm::StringRef File) {
-    if (llvm::is_contained(Args, "-include-pch") ||
-        !includesTorchHeader(absolute(File, WorkingDirectory)))
+    if (llvm::is_contained(Args, "-include-pch"))
       return Args;
     ParsedCommand Command = parseCommand(Args);
+    if (!includesTorchHeader(absolute(File, WorkingDirectory), Command.ProjectDirectories,
+                             WorkingDirectory))
+      return Args;
     std::string Header = findTorchHeader(Command.IncludeDirectories, WorkingDirectory);
     if (Header.empty())
       return Args;

@@ -9,12 +9,14 @@
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace to_device_migrate {
 
@@ -59,7 +61,13 @@ private:
   llvm::StringMap<bool> Failed;
 };
 
-/// Whether `File` includes <torch/torch.h> (the header the PCH replaces).
-bool includesTorchHeader(llvm::StringRef File);
+/// The program's own include directories a compile command names (-I, -iquote).
+std::vector<std::string> projectIncludeDirectories(const clang::tooling::CommandLineArguments &Args);
+
+/// Whether `File` includes <torch/torch.h> (the header the PCH replaces),
+/// itself or through the program's own headers: those next to their includer
+/// or in `ProjectDirectories` (-I, -iquote; relative to `WorkingDirectory`).
+bool includesTorchHeader(llvm::StringRef File, llvm::ArrayRef<std::string> ProjectDirectories = {},
+                         llvm::StringRef WorkingDirectory = "");
 
 } // namespace to_device_migrate
