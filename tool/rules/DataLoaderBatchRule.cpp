@@ -247,6 +247,12 @@ std::string DataLoaderBatchRule::moveFields(const VarDecl &Batch, const Compound
         }) ||
         Tensors.Handled.count(Path))
       continue;
+    // Examples of a batch the program stacks itself (`data.push_back(e.data)`
+    // then `torch::stack(data)`): the stacked batch is moved, once
+    // (HostMemoryTensorRule), not each example.
+    if (llvm::all_of(Tensors.Uses[Path],
+                     [&](const Expr *Use) { return isGatheredField(Ctx.ast(), *Use); }))
+      continue;
     std::string Source = Batch.getName().str() + "." + Path;
     std::string Device = Ctx.device().at(*Body.body_front());
     if (!IsConst) {

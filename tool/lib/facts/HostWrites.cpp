@@ -195,19 +195,37 @@ bool isNamedCall(const FunctionDecl *F, std::initializer_list<StringRef> Names) 
 
 /// `torch::tensor(row)`, `torch::from_blob(p, n).clone().unsqueeze(0)`: a
 /// tensor copied from host data, reshaped or converted on the host.
-bool isHostDataCopy(const Expr &E) {
+/// What the host-side chain of tensor methods `E` ends (`.clone()`,
+/// `.unsqueeze(0)`, nothing moved, no other tensor) starts from; null if the
+/// chain moves it or takes another tensor.
+const Expr *startOfHostChain(const Expr &E) {
   const Expr *Current = ignoreConversions(&E)->IgnoreImplicit();
   while (const auto *Method = dyn_cast<CXXMemberCallExpr>(Current)) {
     if (!isTensorType(Method->getType()) ||
         isNamedCall(Method->getMethodDecl(), {"to", "cuda", "cpu"}) ||
         llvm::any_of(Method->arguments(),
                      [](const Expr *Arg) { return isTensorType(Arg->getType()); }))
-      return false;
-    Current = Method->getImplicitObjectArgument()->IgnoreImplicit();
+      return nullptr;
+    Current = ignoreConversions(Method->getImplicitObjectArgument())->IgnoreImplicit();
   }
-  const auto *Call = dyn_cast<CallExpr>(Current);
+  return Current;
+}
+
+bool isHostDataCopy(const Expr &E) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(startOfHostChain(E));
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
   return Callee && isLibraryDecl(Callee) && isNamedCall(Callee, {"tensor", "from_blob"});
+}
+
+/// `e.data`, `e.target.unsqueeze(0)`: a field of a data-set example (a
+/// `torch::data::Example` the program holds as is), per-sample data the data
+/// set made on the CPU.
+bool isExampleField(const Expr &E) {
+  const auto *Field = dyn_cast_or_null<MemberExpr>(startOfHostChain(E));
+  if (!Field)
+    return false;
+  const auto *Record = Field->getBase()->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  return isNamed(Record, "torch::data::Example");
 }
 
 /// Up the host-side chain of tensor methods (`.clone()`, `.unsqueeze(0)`)
@@ -247,7 +265,7 @@ bool isGatheredHostRows(ASTContext &Ast, const VarDecl &Rows) {
       if (isNamedCall(Method, {"size", "empty", "reserve", "clear", "capacity"}))
         return false;
       if (isNamedCall(Method, {"push_back", "emplace_back"}) && Call->getNumArgs() == 1 &&
-          isHostDataCopy(*Call->getArg(0)))
+          (isHostDataCopy(*Call->getArg(0)) || isExampleField(*Call->getArg(0))))
         return !(Filled = true);
       return true;
     }
@@ -260,6 +278,16 @@ bool isGatheredHostRows(ASTContext &Ast, const VarDecl &Rows) {
     return true;
   });
   return !Other && Filled && Joined;
+}
+
+bool isGatheredField(ASTContext &Ast, const Expr &Field) {
+  const Expr &End = endOfChain(Ast, Field);
+  const auto *Append = dyn_cast_or_null<CXXMemberCallExpr>(userOf(Ast, End));
+  if (!Append || !isNamedCall(Append->getMethodDecl(), {"push_back", "emplace_back"}))
+    return false;
+  const auto *Rows = dyn_cast<DeclRefExpr>(Append->getImplicitObjectArgument()->IgnoreImplicit());
+  const auto *Var = Rows ? dyn_cast<VarDecl>(Rows->getDecl()) : nullptr;
+  return Var && isGatheredHostRows(Ast, *Var);
 }
 
 const VarDecl *gatheredInto(ASTContext &Ast, const Expr &Factory) {

@@ -75,11 +75,17 @@ bool returnsHostBuiltTensor(clang::ASTContext &Ast, const clang::FunctionDecl &F
 
 /// Rows gathered on the host: a local `std::vector<torch::Tensor>` that is
 /// only filled with tensors copied from host data (`torch::tensor(row)`,
-/// `torch::from_blob(p, n).clone()`) and then joined (`torch::stack(rows)`,
+/// `torch::from_blob(p, n).clone()`) or with the fields of data-set examples
+/// (`e.data` of a batch the loader did not stack) and then joined (`torch::stack(rows)`,
 /// `torch::cat(rows)`). Placing each row would copy once per row; the rows
 /// stay on the CPU and the joined batch is moved, one copy, as its authors
 /// would write it.
 bool isGatheredHostRows(clang::ASTContext &Ast, const clang::VarDecl &Rows);
+
+/// True if `Field` (`e.data` of an example of an unstacked batch) is appended
+/// as is, or reshaped on the host, to gathered host rows: the stacked batch
+/// is moved, once, not each example.
+bool isGatheredField(clang::ASTContext &Ast, const clang::Expr &Field);
 
 /// The gathered host rows (isGatheredHostRows()) `Factory`'s tensor is
 /// appended to, or null.

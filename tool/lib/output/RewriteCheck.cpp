@@ -8,8 +8,11 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -125,11 +128,14 @@ public:
     auto Changed = Files.find(Path.str().str());
     if (Changed == Files.end() || !Changed->second.isInserted(SM.getFileOffset(Declared)))
       return;
+    const clang::SourceLocation Written = SM.getExpansionLoc(Access->getBeginLoc());
+    if (!Reported.insert(Written).second)
+      return;
     RewriteError Error;
     Error.File = Changed->first;
     std::tie(Error.Line, Error.Column) = lineAndColumn(
         Changed->second.Result->Original,
-        Changed->second.originalOffset(SM.getFileOffset(SM.getExpansionLoc(Access->getBeginLoc()))));
+        Changed->second.originalOffset(SM.getFileOffset(Written)));
     Error.Message = "internal error: host code would write into '" + Copy->getName().str() +
                     "', a .cpu() copy this run inserted: on a GPU the write would be lost";
     Error.Internal = true;
@@ -140,6 +146,88 @@ public:
   std::vector<RewriteError> Errors;
 
 private:
+  const std::map<std::string, Rewritten> &Files;
+  llvm::StringRef Directory;
+  llvm::DenseSet<clang::SourceLocation> Reported;
+};
+
+/// Runs CopyWriteCheck over the rewritten files' own declarations only:
+/// matching inside <torch/torch.h> (the precompiled header) would cost more
+/// than the parse itself.
+class CopyWriteConsumer : public clang::ASTConsumer {
+public:
+  CopyWriteConsumer(clang::CompilerInstance &CI, CopyWriteCheck &Check,
+                    const std::map<std::string, Rewritten> &Files, llvm::StringRef Directory)
+      : SM(CI.getSourceManager()), Files(Files), Directory(Directory) {
+    namespace m = clang::ast_matchers;
+    Finder.addMatcher(
+        m::cxxMemberCallExpr(m::callee(m::cxxMethodDecl(m::hasAnyName("data_ptr", "accessor", "data"))),
+                             m::on(m::expr().bind("object")))
+            .bind("access"),
+        &Check);
+  }
+
+  bool HandleTopLevelDecl(clang::DeclGroupRef Group) override {
+    for (clang::Decl *D : Group)
+      if (isRewritten(SM.getFileID(SM.getExpansionLoc(D->getLocation()))))
+        Decls.push_back(D);
+    return true;
+  }
+
+  void HandleTranslationUnit(clang::ASTContext &Ast) override {
+    if (Decls.empty())
+      return;
+    Ast.setTraversalScope(Decls);
+    Finder.matchAST(Ast);
+  }
+
+private:
+  bool isRewritten(clang::FileID File) {
+    auto [Known, New] = Rewritten.try_emplace(File, false);
+    if (New) {
+      llvm::SmallString<256> Path(compat::fileName(SM, File));
+      compat::makeAbsolute(Directory, Path);
+      llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+      Known->second = !Path.empty() && Files.count(Path.str().str());
+    }
+    return Known->second;
+  }
+
+  const clang::SourceManager &SM;
+  const std::map<std::string, Rewritten> &Files;
+  llvm::StringRef Directory;
+  llvm::DenseMap<clang::FileID, bool> Rewritten;
+  std::vector<clang::Decl *> Decls;
+  clang::ast_matchers::MatchFinder Finder;
+};
+
+class CopyWriteAction : public clang::SyntaxOnlyAction {
+public:
+  CopyWriteAction(CopyWriteCheck &Check, const std::map<std::string, Rewritten> &Files,
+                  llvm::StringRef Directory)
+      : Check(Check), Files(Files), Directory(Directory) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
+                                                        llvm::StringRef) override {
+    return std::make_unique<CopyWriteConsumer>(CI, Check, Files, Directory);
+  }
+
+private:
+  CopyWriteCheck &Check;
+  const std::map<std::string, Rewritten> &Files;
+  llvm::StringRef Directory;
+};
+
+class CopyWriteActionFactory : public clang::tooling::FrontendActionFactory {
+public:
+  CopyWriteActionFactory(CopyWriteCheck &Check, const std::map<std::string, Rewritten> &Files,
+                         llvm::StringRef Directory)
+      : Check(Check), Files(Files), Directory(Directory) {}
+  std::unique_ptr<clang::FrontendAction> create() override {
+    return std::make_unique<CopyWriteAction>(Check, Files, Directory);
+  }
+
+private:
+  CopyWriteCheck &Check;
   const std::map<std::string, Rewritten> &Files;
   llvm::StringRef Directory;
 };
@@ -189,14 +277,9 @@ std::vector<RewriteError> checkRewritesCompile(const clang::tooling::Compilation
     Tool.mapVirtualFile(Path, File.Text);
   ErrorCollector Collector;
   Tool.setDiagnosticConsumer(&Collector);
-  namespace m = clang::ast_matchers;
   CopyWriteCheck CopyWrites(Files, Directory);
-  m::MatchFinder Finder;
-  Finder.addMatcher(m::cxxMemberCallExpr(m::callee(m::cxxMethodDecl(m::hasAnyName("data_ptr", "accessor", "data"))),
-                                         m::on(m::expr().bind("object")))
-                        .bind("access"),
-                    &CopyWrites);
-  Tool.run(clang::tooling::newFrontendActionFactory(&Finder).get());
+  CopyWriteActionFactory Factory(CopyWrites, Files, Directory);
+  Tool.run(&Factory);
 
   std::vector<RewriteError> Errors;
   for (const ErrorCollector::Collected &Found : Collector.Errors) {

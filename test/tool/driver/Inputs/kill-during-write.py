@@ -20,7 +20,7 @@ migrated = open(migrated_path, "rb").read()
 assert migrated != original, "the input needs migrating for this test to mean anything"
 
 seen = {"original": 0, "migrated": 0}
-steps = 12
+steps = 6
 # From the start of a run to its end, then one delay well past it.
 delays = [full_run * i / steps for i in range(steps + 1)] + [full_run * 3]
 for i, delay in enumerate(delays):
