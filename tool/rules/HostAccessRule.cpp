@@ -5,14 +5,18 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-
-#include <cstdlib>
+#include "llvm/Support/CommandLine.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
 
 namespace to_device_migrate {
 namespace {
+
+// The one way to see the tool's assertion (RewriteCheck.cpp) refuse a write
+// redirected to a copy is to make this rule wrong on purpose: its lit test
+// (host-access/write-to-copy-is-an-internal-error.cpp).
+llvm::cl::opt<bool> MissHostWritesForTesting("miss-host-writes-for-testing", llvm::cl::Hidden);
 
 /// A variable initialised with `x.cpu()`: already a host tensor.
 bool isHostCopy(const VarDecl &Var) {
@@ -52,13 +56,7 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
     return;
 
   StringRef Method = Access->getMethodDecl()->getName();
-  // The one way to see the tool's assertion (RewriteCheck.cpp) refuse a write
-  // redirected to a copy is to make this rule wrong on purpose: its lit test.
-  static const bool MissWrites = [] {
-    const char *Fault = std::getenv("TO_DEVICE_MIGRATE_FAULT");
-    return Fault && llvm::StringRef(Fault) == "miss-host-writes";
-  }();
-  if (!MissWrites && isWriteAccess(Ctx.ast(), *Access)) {
+  if (!MissHostWritesForTesting && isWriteAccess(Ctx.ast(), *Access)) {
     diag(Access->getBeginLoc(),
          "host code writes into '" + Tensor->getName().str() + "' through " + Method.str() +
              "(); on the device a .cpu() copy would take the write, so this is not "

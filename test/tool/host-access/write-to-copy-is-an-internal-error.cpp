@@ -4,7 +4,7 @@
 // copy. The compile check finds it in the rewritten code, names it as an
 // internal error at the write, exits non-zero and leaves the file untouched.
 // RUN: cp %s %t.cpp
-// RUN: env TO_DEVICE_MIGRATE_FAULT=miss-host-writes not %migrate -i %t.cpp 2> %t.err
+// RUN: not %migrate --miss-host-writes-for-testing -i %t.cpp 2> %t.err
 // RUN: FileCheck %s < %t.err
 // RUN: diff %s %t.cpp
 #include <torch/torch.h>
