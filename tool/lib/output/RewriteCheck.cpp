@@ -183,7 +183,7 @@ public:
 
 private:
   bool isRewritten(clang::FileID File) {
-    auto [Known, New] = Rewritten.try_emplace(File, false);
+    auto [Known, New] = IsRewritten.try_emplace(File, false);
     if (New) {
       llvm::SmallString<256> Path(compat::fileName(SM, File));
       compat::makeAbsolute(Directory, Path);
@@ -196,7 +196,7 @@ private:
   const clang::SourceManager &SM;
   const std::map<std::string, Rewritten> &Files;
   llvm::StringRef Directory;
-  llvm::DenseMap<clang::FileID, bool> Rewritten;
+  llvm::DenseMap<clang::FileID, bool> IsRewritten; ///< by file, as first asked
   std::vector<clang::Decl *> Decls;
   clang::ast_matchers::MatchFinder Finder;
 };
