@@ -9,7 +9,6 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/ASTConsumer.h"
-#include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseSet.h"
@@ -156,9 +155,9 @@ private:
 /// than the parse itself.
 class CopyWriteConsumer : public clang::ASTConsumer {
 public:
-  CopyWriteConsumer(clang::CompilerInstance &CI, CopyWriteCheck &Check,
-                    const std::map<std::string, Rewritten> &Files, llvm::StringRef Directory)
-      : SM(CI.getSourceManager()), Files(Files), Directory(Directory) {
+  CopyWriteConsumer(CopyWriteCheck &Check, const std::map<std::string, Rewritten> &Files,
+                    llvm::StringRef Directory)
+      : Files(Files), Directory(Directory) {
     namespace m = clang::ast_matchers;
     Finder.addMatcher(
         m::cxxMemberCallExpr(m::callee(m::cxxMethodDecl(m::hasAnyName("data_ptr", "accessor", "data"))),
@@ -168,9 +167,11 @@ public:
   }
 
   bool HandleTopLevelDecl(clang::DeclGroupRef Group) override {
-    for (clang::Decl *D : Group)
-      if (isRewritten(SM.getFileID(SM.getExpansionLoc(D->getLocation()))))
+    for (clang::Decl *D : Group) {
+      const clang::SourceManager &SM = D->getASTContext().getSourceManager();
+      if (isRewritten(SM, SM.getFileID(SM.getExpansionLoc(D->getLocation()))))
         Decls.push_back(D);
+    }
     return true;
   }
 
@@ -182,7 +183,7 @@ public:
   }
 
 private:
-  bool isRewritten(clang::FileID File) {
+  bool isRewritten(const clang::SourceManager &SM, clang::FileID File) {
     auto [Known, New] = IsRewritten.try_emplace(File, false);
     if (New) {
       llvm::SmallString<256> Path(compat::fileName(SM, File));
@@ -193,7 +194,6 @@ private:
     return Known->second;
   }
 
-  const clang::SourceManager &SM;
   const std::map<std::string, Rewritten> &Files;
   llvm::StringRef Directory;
   llvm::DenseMap<clang::FileID, bool> IsRewritten; ///< by file, as first asked
@@ -201,35 +201,14 @@ private:
   clang::ast_matchers::MatchFinder Finder;
 };
 
-class CopyWriteAction : public clang::SyntaxOnlyAction {
-public:
-  CopyWriteAction(CopyWriteCheck &Check, const std::map<std::string, Rewritten> &Files,
-                  llvm::StringRef Directory)
-      : Check(Check), Files(Files), Directory(Directory) {}
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
-                                                        llvm::StringRef) override {
-    return std::make_unique<CopyWriteConsumer>(CI, Check, Files, Directory);
-  }
-
-private:
+/// What newFrontendActionFactory() asks for a consumer of each parse.
+struct CopyWriteConsumers {
   CopyWriteCheck &Check;
   const std::map<std::string, Rewritten> &Files;
   llvm::StringRef Directory;
-};
-
-class CopyWriteActionFactory : public clang::tooling::FrontendActionFactory {
-public:
-  CopyWriteActionFactory(CopyWriteCheck &Check, const std::map<std::string, Rewritten> &Files,
-                         llvm::StringRef Directory)
-      : Check(Check), Files(Files), Directory(Directory) {}
-  std::unique_ptr<clang::FrontendAction> create() override {
-    return std::make_unique<CopyWriteAction>(Check, Files, Directory);
+  std::unique_ptr<clang::ASTConsumer> newASTConsumer() {
+    return std::make_unique<CopyWriteConsumer>(Check, Files, Directory);
   }
-
-private:
-  CopyWriteCheck &Check;
-  const std::map<std::string, Rewritten> &Files;
-  llvm::StringRef Directory;
 };
 
 } // namespace
@@ -278,8 +257,8 @@ std::vector<RewriteError> checkRewritesCompile(const clang::tooling::Compilation
   ErrorCollector Collector;
   Tool.setDiagnosticConsumer(&Collector);
   CopyWriteCheck CopyWrites(Files, Directory);
-  CopyWriteActionFactory Factory(CopyWrites, Files, Directory);
-  Tool.run(&Factory);
+  CopyWriteConsumers Consumers{CopyWrites, Files, Directory};
+  Tool.run(clang::tooling::newFrontendActionFactory(&Consumers).get());
 
   std::vector<RewriteError> Errors;
   for (const ErrorCollector::Collected &Found : Collector.Errors) {
