@@ -115,10 +115,12 @@ unsigned MigrationContext::offsetAfterStatement(const Stmt &S) const {
   // (`for (...) layers.push_back(x);`), nor for a return: the `;` follows.
   SourceLocation Semicolon = S.getEndLoc();
   Token Last;
+  // A `}` closes a block or a body, not an expression or a return that ends
+  // in a braced initialiser (`model = MaxUnpool1d{options};`).
   const bool Closed =
       !Lexer::getRawToken(sources().getSpellingLoc(Semicolon), Last, sources(), Ast->getLangOpts(),
                           /*IgnoreWhiteSpace=*/true) &&
-      Last.isOneOf(tok::semi, tok::r_brace);
+      (Last.is(tok::semi) || (Last.is(tok::r_brace) && !isa<Expr, ReturnStmt>(S)));
   if (!Closed)
     if (auto Next = Lexer::findNextToken(Semicolon, sources(), Ast->getLangOpts());
         Next && Next->is(tok::semi))

@@ -456,13 +456,28 @@ bool isWrittenByHostCode(ASTContext &Ast, const VarDecl &Tensor) {
   });
 }
 
+namespace {
+
+/// Is `Use` (or a chain of tensor methods on it) what its function returns?
+bool isReturned(ASTContext &Ast, const Expr &Use) {
+  const Expr &Chain = endOfChain(Ast, Use);
+  return isa_and_nonnull<ReturnStmt>(userOf(Ast, Chain));
+}
+
+} // namespace
+
 bool isOnlyUsedOnHost(ASTContext &Ast, const Expr &Made) {
+  // A returned tensor is not: the caller may hand it on, through more returns
+  // and tuples, to the model (`vectorToTensor` -> `processArray` -> `step`).
+  auto NeedsDevice = [&](const Expr &Use) {
+    return isDeviceUse(Ast, Use) || isReturned(Ast, Use);
+  };
   const Expr &Chain = endOfChain(Ast, Made);
   if (const VarDecl *Var = initializedVariable(Ast, Chain))
     return isTensorType(Var->getType()) && !anyUseIn(bodyOf(*Var), *Var, [&](const DeclRefExpr &Ref) {
-      return isDeviceUse(Ast, outermostView(Ast, Ref, *Var));
+      return NeedsDevice(outermostView(Ast, Ref, *Var));
     });
-  return !isDeviceUse(Ast, Made);
+  return !NeedsDevice(Made);
 }
 
 bool feedsHostBuiltTensor(ASTContext &Ast, const Expr &Value) {
