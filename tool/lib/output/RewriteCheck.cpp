@@ -22,40 +22,36 @@
 namespace to_device_migrate {
 namespace {
 
+/// `File` as the rewritten files are keyed: absolute (from `Directory`), no dots.
+std::string normalisedPath(llvm::StringRef File, llvm::StringRef Directory) {
+  llvm::SmallString<256> Path(File);
+  compat::makeAbsolute(Directory, Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return Path.str().str();
+}
+
 /// A rewritten file: its original text, the edits and the new text.
 struct Rewritten {
   const FileResult *Result = nullptr;
   clang::tooling::Replacements Replaces;
   std::string Text;
 
-  /// The offset in the original text that `NewOffset` of the new text comes
-  /// from: an offset inside an edit's text maps to where the edit was made.
-  unsigned originalOffset(unsigned NewOffset) const {
+  /// Where `NewOffset` of the new text comes from in the original text, and
+  /// whether it lies in text an edit wrote (then the offset is the edit's).
+  std::pair<unsigned, bool> origin(unsigned NewOffset) const {
     long Shift = 0;
     for (const clang::tooling::Replacement &R : Replaces) {
       const unsigned NewStart = R.getOffset() + Shift;
       if (NewOffset < NewStart)
         break;
       if (NewOffset < NewStart + R.getReplacementText().size())
-        return R.getOffset();
+        return {R.getOffset(), true};
       Shift += static_cast<long>(R.getReplacementText().size()) - R.getLength();
     }
-    return static_cast<unsigned>(NewOffset - Shift);
+    return {static_cast<unsigned>(NewOffset - Shift), false};
   }
-
-  /// True if `NewOffset` of the new text lies in text an edit inserted.
-  bool isInserted(unsigned NewOffset) const {
-    long Shift = 0;
-    for (const clang::tooling::Replacement &R : Replaces) {
-      const unsigned NewStart = R.getOffset() + Shift;
-      if (NewOffset < NewStart)
-        return false;
-      if (NewOffset < NewStart + R.getReplacementText().size())
-        return true;
-      Shift += static_cast<long>(R.getReplacementText().size()) - R.getLength();
-    }
-    return false;
-  }
+  unsigned originalOffset(unsigned NewOffset) const { return origin(NewOffset).first; }
+  bool isInserted(unsigned NewOffset) const { return origin(NewOffset).second; }
 
   /// The rules whose edits the original line holding `Offset` carries.
   std::vector<std::string> rulesOnLineOf(unsigned Offset) const {
@@ -121,10 +117,7 @@ public:
       return;
     const clang::SourceManager &SM = *Result.SourceManager;
     const clang::SourceLocation Declared = SM.getExpansionLoc(Copy->getLocation());
-    llvm::SmallString<256> Path(compat::fileName(SM, SM.getFileID(Declared)));
-    compat::makeAbsolute(Directory, Path);
-    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-    auto Changed = Files.find(Path.str().str());
+    auto Changed = Files.find(normalisedPath(compat::fileName(SM, SM.getFileID(Declared)), Directory));
     if (Changed == Files.end() || !Changed->second.isInserted(SM.getFileOffset(Declared)))
       return;
     const clang::SourceLocation Written = SM.getExpansionLoc(Access->getBeginLoc());
@@ -186,10 +179,8 @@ private:
   bool isRewritten(const clang::SourceManager &SM, clang::FileID File) {
     auto [Known, New] = IsRewritten.try_emplace(File, false);
     if (New) {
-      llvm::SmallString<256> Path(compat::fileName(SM, File));
-      compat::makeAbsolute(Directory, Path);
-      llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-      Known->second = !Path.empty() && Files.count(Path.str().str());
+      const std::string Name = compat::fileName(SM, File);
+      Known->second = !Name.empty() && Files.count(normalisedPath(Name, Directory));
     }
     return Known->second;
   }
@@ -263,10 +254,7 @@ std::vector<RewriteError> checkRewritesCompile(const clang::tooling::Compilation
   std::vector<RewriteError> Errors;
   for (const ErrorCollector::Collected &Found : Collector.Errors) {
     RewriteError Error;
-    llvm::SmallString<256> Path(Found.File.empty() ? MainFile : Found.File);
-    compat::makeAbsolute(Directory, Path);
-    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-    Error.File = Path.str().str();
+    Error.File = normalisedPath(Found.File.empty() ? MainFile : Found.File, Directory);
     Error.Line = Found.Line;
     Error.Column = Found.Column;
     Error.Message = Found.Message;
