@@ -19,8 +19,12 @@ public:
       : Ast(Ast), Files(Files), Summary(Summary) {}
   bool VisitFunctionDecl(FunctionDecl *F) {
     const SourceManager &SM = Ast.getSourceManager();
-    if (!F->doesThisDeclarationHaveABody() || F->isMain() ||
-        !Files.count(SM.getFileID(SM.getExpansionLoc(F->getLocation()))))
+    if (!F->doesThisDeclarationHaveABody() || F->isMain())
+      return true;
+    // FileID() is DenseSet's empty key: an implicit function's invalid location
+    // must not be looked up.
+    const FileID File = SM.getFileID(SM.getExpansionLoc(F->getLocation()));
+    if (File.isInvalid() || !Files.count(File))
       return true;
     std::string Usr = usrOf(F);
     if (Usr.empty())

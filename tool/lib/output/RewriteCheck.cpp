@@ -177,6 +177,8 @@ public:
 
 private:
   bool isRewritten(const clang::SourceManager &SM, clang::FileID File) {
+    if (File.isInvalid()) // an implicit declaration; FileID() is DenseMap's empty key
+      return false;
     auto [Known, New] = IsRewritten.try_emplace(File, false);
     if (New) {
       const std::string Name = compat::fileName(SM, File);
