@@ -42,14 +42,19 @@ void HostAccessRule::registerMatchers(MatchFinder *Finder) {
 
 void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Access = Result.Nodes.getNodeAs<CXXMemberCallExpr>("access");
-  const DeclRefExpr *Reference = viewedReference(*Result.Nodes.getNodeAs<Expr>("object"));
+  const Expr *Reference = viewedReference(*Result.Nodes.getNodeAs<Expr>("object"));
   if (!Reference)
     return;
-  const auto *Tensor = cast<VarDecl>(Reference->getDecl());
+  const ValueDecl *Tensor = referencedTensor(*Reference);
   // A tensor its function builds and fills from the host stays on the CPU
-  // (HostWrites.h): nothing to bring back nor to report.
-  if (!isTensorType(Tensor->getType()) || isHostCopy(*Tensor) ||
-      isHostBuiltTensor(Ctx.ast(), *Tensor))
+  // (HostWrites.h): nothing to bring back nor to report. So does a member the
+  // whole program builds that way, and per-sample code's (a data set's).
+  if (const auto *Var = dyn_cast<VarDecl>(Tensor);
+      Var && (!isTensorType(Var->getType()) || isHostCopy(*Var) ||
+              isHostBuiltTensor(Ctx.ast(), *Var)))
+    return;
+  if (const auto *Field = dyn_cast<FieldDecl>(Tensor);
+      Field && (Ctx.facts().isHostBuiltField(*Field) || Ctx.isPerSampleCode(*Access)))
     return;
   const Stmt *Statement = Ctx.statementInBlock(*Access).first;
   if (!Statement)
@@ -68,13 +73,13 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
   // One host copy per statement and tensor, shared by all its reads there
   // (`std::vector<float> v(t.data_ptr<float>(), t.data_ptr<float>() + n)`).
   std::string &Host =
-      HostCopies[{Ctx.offsetOf(Statement->getBeginLoc()), Tensor->getName().str()}];
+      HostCopies[{Ctx.offsetOf(Statement->getBeginLoc()), Ctx.text(Reference->getSourceRange()).str()}];
   if (Host.empty())
     Host = Ctx.device().freshName(Tensor->getName().str() + "_host",
                                   Tensor->getName().str() + "_on_host");
   rewrite(Access->getSourceRange(),
           insertion(Ctx.offsetOf(Statement->getBeginLoc()),
-                    "auto " + Host + " = " + Tensor->getName().str() + ".cpu();\n" +
+                    "auto " + Host + " = " + Ctx.text(Reference->getSourceRange()).str() + ".cpu();\n" +
                         Ctx.indentationOf(Statement->getBeginLoc())));
   rewrite(Access->getSourceRange(), replacement(Reference->getSourceRange(), Host));
 }

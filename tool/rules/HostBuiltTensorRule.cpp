@@ -43,9 +43,22 @@ void HostBuiltTensorRule::registerMatchers(MatchFinder *Finder) {
                               varDecl(isExpansionInFile(Ctx.file()), hasLocalStorage())
                                   .bind("tensor")),
                      this);
+  // A member of one of the program's classes, wherever it is used: its
+  // class's functions may be in other files (ParseFacts::isHostBuiltField()).
+  Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
+                              memberExpr(isExpansionInFile(Ctx.file()), member(fieldDecl()))
+                                  .bind("member")),
+                     this);
 }
 
 void HostBuiltTensorRule::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *Member = Result.Nodes.getNodeAs<MemberExpr>("member")) {
+    const auto *Field = cast<FieldDecl>(Member->getMemberDecl());
+    if (isProgramTensorField(Field) && Ctx.facts().isHostBuiltField(*Field) &&
+        !Ctx.isPerSampleCode(*Member))
+      moveWhereDeviceUses(outermostView(Ctx.ast(), *Member, *Field));
+    return;
+  }
   const auto *Tensor = Result.Nodes.getNodeAs<VarDecl>("tensor");
   const auto *Function = dyn_cast_or_null<FunctionDecl>(Tensor->getParentFunctionOrMethod());
   if (!Function || !Function->getBody() || Ctx.isPerSampleCode(*Tensor) ||
@@ -53,19 +66,21 @@ void HostBuiltTensorRule::check(const MatchFinder::MatchResult &Result) {
     return;
   References Uses(*Tensor);
   Uses.TraverseStmt(Function->getBody());
-  for (const DeclRefExpr *Ref : Uses.Found) {
-    const Expr &Use = outermostView(Ctx.ast(), *Ref, *Tensor);
-    if (!isDeviceUse(Ctx.ast(), Use) || isMovedToDevice(Ctx.ast(), Use) ||
-        !Ctx.isWrittenInFile(Use.getSourceRange()))
-      continue;
-    const std::string Move = ".to(" + Ctx.device().at(Use) + ")";
-    if (isPostfix(Use)) {
-      rewrite(Use.getSourceRange(), insertion(Ctx.offsetAfterToken(Use.getEndLoc()), Move));
-      continue;
-    }
-    rewrite(Use.getSourceRange(), insertion(Ctx.offsetOf(Use.getBeginLoc()), "("))
-        << insertion(Ctx.offsetAfterToken(Use.getEndLoc()), ")" + Move);
+  for (const DeclRefExpr *Ref : Uses.Found)
+    moveWhereDeviceUses(outermostView(Ctx.ast(), *Ref, *Tensor));
+}
+
+void HostBuiltTensorRule::moveWhereDeviceUses(const Expr &Use) {
+  if (!isDeviceUse(Ctx.ast(), Use) || isMovedToDevice(Ctx.ast(), Use) ||
+      !Ctx.isWrittenInFile(Use.getSourceRange()))
+    return;
+  const std::string Move = ".to(" + Ctx.device().at(Use) + ")";
+  if (isPostfix(Use)) {
+    rewrite(Use.getSourceRange(), insertion(Ctx.offsetAfterToken(Use.getEndLoc()), Move));
+    return;
   }
+  rewrite(Use.getSourceRange(), insertion(Ctx.offsetOf(Use.getBeginLoc()), "("))
+      << insertion(Ctx.offsetAfterToken(Use.getEndLoc()), ")" + Move);
 }
 
 } // namespace to_device_migrate

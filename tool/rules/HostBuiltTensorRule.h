@@ -8,7 +8,10 @@
 //   auto out = model(idx);                           auto out = model(idx.to(device));
 // Its factory gets no device (tensor-factory), its host reads no .cpu()
 // (host-access), and nothing ever writes through a copy. What the function
-// returns is moved where it is received (received-tensor).
+// returns is moved where it is received (received-tensor). A member of the
+// program's classes is one too when some function fills it from the host and
+// every value it is given is a factory's (a trainer's staging inputs filled
+// in fill(), read by forward() in another file): the whole program decides.
 #pragma once
 
 #include "engine/Rule.h"
@@ -20,6 +23,10 @@ public:
   using Rule::Rule;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  /// `Use` (a host-built tensor, or a view of it) gets `.to(device)` if device code needs it there.
+  void moveWhereDeviceUses(const clang::Expr &Use);
 };
 
 } // namespace to_device_migrate

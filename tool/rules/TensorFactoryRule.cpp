@@ -275,6 +275,11 @@ void TensorFactoryRule::registerMatchers(MatchFinder *Finder) {
       this);
 }
 
+bool TensorFactoryRule::buildsHostBuiltField(const CallExpr &Factory) {
+  const FieldDecl *Field = initializedField(Ctx.ast(), Factory);
+  return Field && Ctx.facts().isHostBuiltField(*Field);
+}
+
 void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const bool Instantiated = Call == nullptr;
@@ -283,7 +288,8 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   const SourceManager &SM = Ctx.sources();
   if (!Callee || !Ctx.isExpansionInFile(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call) ||
-      buildsHostBuiltTensor(Ctx.ast(), *Call) || gatheredInto(Ctx.ast(), *Call) ||
+      buildsHostBuiltTensor(Ctx.ast(), *Call) || buildsHostBuiltField(*Call) ||
+      gatheredInto(Ctx.ast(), *Call) ||
       waitsForPerSampleCode(Ctx.ast(), *Call) || feedsHostBuiltTensor(Ctx.ast(), *Call))
     return; // stays on the CPU for host code; moved once joined or transformed
   int OptionsIndex = optionsParameterIndex(*Callee);

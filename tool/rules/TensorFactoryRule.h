@@ -28,6 +28,9 @@ public:
   enum class DeviceNamed { Yes, No, Unknown };
 
 private:
+  /// Does `Factory` build a tensor member that host code fills
+  /// (ParseFacts::isHostBuiltField())? It stays on the CPU (host-built-tensor).
+  bool buildsHostBuiltField(const clang::CallExpr &Factory);
   /// `torch::ones({2})` -> `torch::ones({2}, torch::device(d))`.
   /// Appends `torch::device(d)` as the argument `OptionsIndex` of `Factory`
   /// (the callee, or the overload beside it that takes options).

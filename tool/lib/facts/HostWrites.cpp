@@ -348,7 +348,20 @@ bool isWriteAccess(ASTContext &Ast, const CXXMemberCallExpr &Access) {
          });
 }
 
-const DeclRefExpr *viewedReference(const Expr &Object) {
+bool isProgramTensorField(const ValueDecl *D) {
+  const auto *Field = dyn_cast_or_null<FieldDecl>(D);
+  return Field && isTensorType(Field->getType()) && !isLibraryDecl(Field);
+}
+
+const ValueDecl *referencedTensor(const Expr &Reference) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(&Reference))
+    return Ref->getDecl();
+  if (const auto *Member = dyn_cast<MemberExpr>(&Reference))
+    return Member->getMemberDecl();
+  return nullptr;
+}
+
+const Expr *viewedReference(const Expr &Object) {
   const Expr *E = &Object;
   for (int Depth = 0; Depth < 8; ++Depth) {
     for (const Expr *Bare = E->IgnoreImplicit()->IgnoreParens(); Bare != E;
@@ -358,6 +371,8 @@ const DeclRefExpr *viewedReference(const Expr &Object) {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
       return Var && isTensorType(Var->getType()) ? Ref : nullptr;
     }
+    if (const auto *Member = dyn_cast<MemberExpr>(E))
+      return isProgramTensorField(Member->getMemberDecl()) ? Member : nullptr;
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
         Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
       E = Op->getArg(0);
@@ -376,12 +391,12 @@ const DeclRefExpr *viewedReference(const Expr &Object) {
   return nullptr;
 }
 
-const VarDecl *viewedTensor(const Expr &Object) {
-  const DeclRefExpr *Ref = viewedReference(Object);
-  return Ref ? cast<VarDecl>(Ref->getDecl()) : nullptr;
+const ValueDecl *viewedTensor(const Expr &Object) {
+  const Expr *Ref = viewedReference(Object);
+  return Ref ? referencedTensor(*Ref) : nullptr;
 }
 
-const Expr &outermostView(ASTContext &Ast, const DeclRefExpr &Ref, const VarDecl &Tensor) {
+const Expr &outermostView(ASTContext &Ast, const Expr &Ref, const ValueDecl &Tensor) {
   const Expr *Viewed = &Ref;
   while (true) {
     const auto *Subscript = dyn_cast_or_null<CXXOperatorCallExpr>(userOf(Ast, *Viewed));
@@ -423,7 +438,7 @@ bool isHostValue(const Expr &Value) {
 
 /// Is `View` (a view of a tensor, not the tensor itself) assigned a host
 /// value (`t[i] = v`, `t[i] = torch::from_blob(row, {d})`)?
-bool isAssignedView(ASTContext &Ast, const Expr &View, const DeclRefExpr &Ref) {
+bool isAssignedView(ASTContext &Ast, const Expr &View, const Expr &Ref) {
   if (&View == &Ref)
     return false;
   const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(userOf(Ast, View));
@@ -434,26 +449,29 @@ bool isAssignedView(ASTContext &Ast, const Expr &View, const DeclRefExpr &Ref) {
 
 } // namespace
 
+bool isHostWrite(ASTContext &Ast, const Expr &Ref, const ValueDecl &Tensor) {
+  // Through a view of it (`t[0].data_ptr()`, `t.select(0, i).accessor<...>()`,
+  // `t[i] = v`, `t[i].fill_(v)`).
+  const Expr &Viewed = outermostView(Ast, Ref, Tensor);
+  if (isAssignedView(Ast, Viewed, Ref))
+    return true;
+  const CXXMemberCallExpr *Call = calledOn(Ast, Viewed);
+  const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+  if (!Method || !Method->getIdentifier())
+    return false;
+  // `t.fill_(0.5)`, `t.index_put_({i}, v)` from a host value; `zero_()`
+  // and fills from a computed tensor are not the host's.
+  if (isElementWriteMethod(Method->getName()) && Method->getName() != "copy_" &&
+      Call->getNumArgs() && isHostValue(*Call->getArg(Call->getNumArgs() - 1)))
+    return true;
+  return (Method->getName() == "data_ptr" || Method->getName() == "accessor" ||
+          Method->getName() == "data") &&
+         isWriteAccess(Ast, *Call);
+}
+
 bool isWrittenByHostCode(ASTContext &Ast, const VarDecl &Tensor) {
-  return anyUseIn(bodyOf(Tensor), Tensor, [&](const DeclRefExpr &Ref) {
-    // Through a view of it (`t[0].data_ptr()`, `t.select(0, i).accessor<...>()`,
-    // `t[i] = v`, `t[i].fill_(v)`).
-    const Expr &Viewed = outermostView(Ast, Ref, Tensor);
-    if (isAssignedView(Ast, Viewed, Ref))
-      return true;
-    const CXXMemberCallExpr *Call = calledOn(Ast, Viewed);
-    const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
-    if (!Method || !Method->getIdentifier())
-      return false;
-    // `t.fill_(0.5)`, `t.index_put_({i}, v)` from a host value; `zero_()`
-    // and fills from a computed tensor are not the host's.
-    if (isElementWriteMethod(Method->getName()) && Method->getName() != "copy_" &&
-        Call->getNumArgs() && isHostValue(*Call->getArg(Call->getNumArgs() - 1)))
-      return true;
-    return (Method->getName() == "data_ptr" || Method->getName() == "accessor" ||
-            Method->getName() == "data") &&
-           isWriteAccess(Ast, *Call);
-  });
+  return anyUseIn(bodyOf(Tensor), Tensor,
+                  [&](const DeclRefExpr &Ref) { return isHostWrite(Ast, Ref, Tensor); });
 }
 
 namespace {
@@ -491,28 +509,125 @@ bool feedsHostBuiltTensor(ASTContext &Ast, const Expr &Value) {
   if (const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(User);
       Call && isNamedCall(Call->getMethodDecl(), {"copy_", "index_put_"}))
     Target = Call->getImplicitObjectArgument();
-  const VarDecl *Tensor = Target ? viewedTensor(*Target) : nullptr;
+  const auto *Tensor = Target ? dyn_cast_or_null<VarDecl>(viewedTensor(*Target)) : nullptr;
   return Tensor && isHostBuiltTensor(Ast, *Tensor);
 }
 
+bool isDeviceModification(ASTContext &Ast, const Expr &Ref, const ValueDecl &Tensor) {
+  const Expr &Viewed = outermostView(Ast, Ref, Tensor);
+  const Stmt *User = userOf(Ast, Viewed);
+  // `t = f(t)`, `t += x`, `t[i] *= 2`: a new value, or one computed where the
+  // operands are.
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(User);
+      Op && Op->isAssignmentOp() && Op->getNumArgs() &&
+      Op->getArg(0)->IgnoreImplicit() == Viewed.IgnoreImplicit())
+    return Op->getOperator() != OO_Equal || &Viewed == &Ref;
+  if (const auto *Op = dyn_cast_or_null<BinaryOperator>(User); Op && Op->isAssignmentOp())
+    return Op->getLHS()->IgnoreImplicit() == Viewed.IgnoreImplicit();
+  // `t.add_(x)`, `t.mul_(2)`: in-place arithmetic.
+  const CXXMemberCallExpr *Call = calledOn(Ast, Viewed);
+  const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+  return Method && Method->getIdentifier() && compat::endsWith(Method->getName(), "_") &&
+         !isElementWriteMethod(Method->getName());
+}
+
 bool isModifiedOnDevice(ASTContext &Ast, const VarDecl &Tensor) {
-  return anyUseIn(bodyOf(Tensor), Tensor, [&](const DeclRefExpr &Ref) {
-    const Expr &Viewed = outermostView(Ast, Ref, Tensor);
-    const Stmt *User = userOf(Ast, Viewed);
-    // `t = f(t)`, `t += x`, `t[i] *= 2`: a new value, or one computed where the
-    // operands are.
-    if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(User);
-        Op && Op->isAssignmentOp() && Op->getNumArgs() &&
-        Op->getArg(0)->IgnoreImplicit() == Viewed.IgnoreImplicit())
-      return Op->getOperator() != OO_Equal || &Viewed == &Ref;
-    if (const auto *Op = dyn_cast_or_null<BinaryOperator>(User); Op && Op->isAssignmentOp())
-      return Op->getLHS()->IgnoreImplicit() == Viewed.IgnoreImplicit();
-    // `t.add_(x)`, `t.mul_(2)`: in-place arithmetic.
-    const CXXMemberCallExpr *Call = calledOn(Ast, Viewed);
-    const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
-    return Method && Method->getIdentifier() && compat::endsWith(Method->getName(), "_") &&
-           !isElementWriteMethod(Method->getName());
-  });
+  return anyUseIn(bodyOf(Tensor), Tensor,
+                  [&](const DeclRefExpr &Ref) { return isDeviceModification(Ast, Ref, Tensor); });
+}
+
+namespace {
+
+/// Every reference to a tensor member of the program's classes below the
+/// traversal root.
+class TensorFieldReferences : public RecursiveASTVisitor<TensorFieldReferences> {
+public:
+  bool VisitMemberExpr(MemberExpr *Member) {
+    if (isProgramTensorField(Member->getMemberDecl()))
+      Found.push_back(Member);
+    return true;
+  }
+  std::vector<const MemberExpr *> Found;
+};
+
+/// Is `Reference` given a whole new value (`inputs = torch::zeros(...)`)? The value, or null.
+const Expr *assignedValue(ASTContext &Ast, const Expr &Reference) {
+  const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(userOf(Ast, Reference));
+  if (!Assign || Assign->getOperator() != OO_Equal || Assign->getNumArgs() != 2 ||
+      Assign->getArg(0)->IgnoreImplicit() != Reference.IgnoreImplicit())
+    return nullptr;
+  return Assign->getArg(1);
+}
+
+} // namespace
+
+FieldWrite valueWrite(const Expr &Value) {
+  // A LibTorch function that makes a tensor of no other tensor (`torch::zeros`,
+  // `torch::from_blob`), not an operator on tensors (`values * 2`).
+  const auto *Call = dyn_cast<CallExpr>(ignoreConversions(&Value)->IgnoreImplicit());
+  const FunctionDecl *Callee = Call && !isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call)
+                                   ? Call->getDirectCallee()
+                                   : nullptr;
+  const bool Factory = Callee && isLibraryDecl(Callee) && isTensorType(Call->getType()) &&
+                       llvm::none_of(Call->arguments(), [](const Expr *Arg) {
+                         return isTensorType(Arg->getType());
+                       });
+  return Factory ? FieldWrite::FactoryValue : FieldWrite::OtherValue;
+}
+
+void forEachTensorFieldWrite(ASTContext &Ast, const FunctionDecl &F,
+                             llvm::function_ref<void(const FieldDecl &, FieldWrite)> Visit) {
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&F))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (Init->isWritten() && isProgramTensorField(Init->getMember()))
+        Visit(*Init->getMember(), valueWrite(*Init->getInit()));
+  if (!F.getBody())
+    return;
+  TensorFieldReferences References;
+  References.TraverseStmt(F.getBody());
+  for (const MemberExpr *Member : References.Found) {
+    const auto &Field = *cast<FieldDecl>(Member->getMemberDecl());
+    if (const Expr *Value = assignedValue(Ast, *Member))
+      Visit(Field, valueWrite(*Value));
+    else if (isHostWrite(Ast, *Member, Field))
+      Visit(Field, FieldWrite::Host);
+    else if (isDeviceModification(Ast, *Member, Field))
+      Visit(Field, FieldWrite::OtherValue);
+  }
+}
+
+const FieldDecl *initializedField(ASTContext &Ast, const Expr &Factory) {
+  const Expr *Current = &Factory;
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(*Current);
+    if (Parents.empty())
+      return nullptr;
+    // A member initialiser's parent is its constructor (the parent map has no
+    // CXXCtorInitializer nodes).
+    if (const auto *Ctor = Parents[0].get<CXXConstructorDecl>()) {
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->getInit() == Current)
+          return isProgramTensorField(Init->getMember()) ? Init->getMember() : nullptr;
+      return nullptr;
+    }
+    // An in-class initialiser: its parents are its field and each
+    // constructor's use of it (a CXXDefaultInitExpr).
+    for (const DynTypedNode &Parent : Parents)
+      if (const auto *Field = Parent.get<FieldDecl>())
+        return isProgramTensorField(Field) ? Field : nullptr;
+    if (const auto *Assign = Parents[0].get<CXXOperatorCallExpr>();
+        Assign && Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2 &&
+        Assign->getArg(1) == Current) {
+      const auto *Member = dyn_cast<MemberExpr>(Assign->getArg(0)->IgnoreImplicit());
+      return Member && isProgramTensorField(Member->getMemberDecl())
+                 ? cast<FieldDecl>(Member->getMemberDecl())
+                 : nullptr;
+    }
+    const auto *Wrapper = Parents[0].get<Expr>();
+    if (!Wrapper || ignoreConversions(Wrapper) != ignoreConversions(&Factory))
+      return nullptr;
+    Current = Wrapper;
+  }
 }
 
 bool isDeviceUse(ASTContext &Ast, const Expr &Use) {

@@ -9,6 +9,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace to_device_migrate {
 
@@ -19,20 +20,54 @@ namespace to_device_migrate {
 /// follow it (a member, a global, returned).
 bool isWriteAccess(clang::ASTContext &Ast, const clang::CXXMemberCallExpr &Access);
 
-/// The tensor variable `Object` is, or is a view of (`t[0]`, `t.select(0, i)`,
-/// `t.narrow(...)`, `t.view(...)`): writing the view writes it. Null if none.
-const clang::VarDecl *viewedTensor(const clang::Expr &Object);
-/// The reference to that variable in `Object` (`t` in `t[0].select(0, 1)`).
-const clang::DeclRefExpr *viewedReference(const clang::Expr &Object);
+/// A tensor member of one of the program's classes (not LibTorch's: an
+/// Example's `data` is the data set's).
+bool isProgramTensorField(const clang::ValueDecl *D);
 
+/// The tensor `Object` is, or is a view of (`t[0]`, `t.select(0, i)`,
+/// `t.narrow(...)`, `t.view(...)`): a variable, or a member of one of the
+/// program's classes (`inputs`, `trainer.inputs`). Writing the view writes
+/// it. Null if none.
+const clang::ValueDecl *viewedTensor(const clang::Expr &Object);
+/// The reference to that tensor in `Object` (`t` in `t[0].select(0, 1)`): a
+/// DeclRefExpr or a MemberExpr.
+const clang::Expr *viewedReference(const clang::Expr &Object);
+/// The variable or member `Reference` (a DeclRefExpr or MemberExpr) names.
+const clang::ValueDecl *referencedTensor(const clang::Expr &Reference);
+
+/// True if the use `Ref` of `Tensor` writes it from host code, as is or
+/// through a view of it (isWriteAccess(), `t[i] = v`, `t.fill_(v)`).
+bool isHostWrite(clang::ASTContext &Ast, const clang::Expr &Ref, const clang::ValueDecl &Tensor);
 /// True if host code of `Tensor`'s function writes into it, or into a view of
-/// it (isWriteAccess()).
+/// it (isHostWrite()).
 bool isWrittenByHostCode(clang::ASTContext &Ast, const clang::VarDecl &Tensor);
 
 /// The outermost view of `Tensor` that `Ref` (a use of it) starts: `t[0]`,
 /// `t.select(0, i)[j]`; `Ref` itself when it is used as is.
-const clang::Expr &outermostView(clang::ASTContext &Ast, const clang::DeclRefExpr &Ref,
-                                 const clang::VarDecl &Tensor);
+const clang::Expr &outermostView(clang::ASTContext &Ast, const clang::Expr &Ref,
+                                 const clang::ValueDecl &Tensor);
+
+/// What a function does to a tensor member of one of the program's classes.
+/// A member that some function fills from host code, that is only ever given
+/// LibTorch factories' tensors and never modified where its operands are
+/// (a trainer's staging inputs, an environment's state) is built on the host
+/// like a local one (isHostBuiltTensor()); the whole program decides
+/// (ProgramSummary::isHostBuiltField()), since its class's functions are
+/// spread over files.
+enum class FieldWrite {
+  Host,         ///< host code writes its elements (isHostWrite())
+  FactoryValue, ///< given a LibTorch factory's tensor (`inputs(torch::zeros(..))`)
+  OtherValue,   ///< given another value, or modified where its operands are
+};
+/// Each write into a tensor member of the program's classes that `F` makes:
+/// in its body, and in its constructor's member initialisers.
+void forEachTensorFieldWrite(clang::ASTContext &Ast, const clang::FunctionDecl &F,
+                             llvm::function_ref<void(const clang::FieldDecl &, FieldWrite)> Visit);
+/// What giving a member `Value` (an initialiser, an assigned value) is.
+FieldWrite valueWrite(const clang::Expr &Value);
+/// The tensor member of the program's classes `Factory` initialises or is
+/// assigned to (`inputs(torch::zeros(..))`, `inputs = torch::zeros(..)`), or null.
+const clang::FieldDecl *initializedField(clang::ASTContext &Ast, const clang::Expr &Factory);
 
 /// True if the tensor `Made` (from host data, or a factory) is only read on the
 /// host, as is or through the local variable it initialises: a few floats
@@ -49,6 +84,9 @@ bool feedsHostBuiltTensor(clang::ASTContext &Ast, const clang::Expr &Value);
 /// (`t.add_(x)`), on itself or a view. Element writes from the host
 /// (`t[i] = v`, `fill_`, `index_put_`, `copy_`) are not.
 bool isModifiedOnDevice(clang::ASTContext &Ast, const clang::VarDecl &Tensor);
+/// True if the use `Ref` of `Tensor` is such a modification.
+bool isDeviceModification(clang::ASTContext &Ast, const clang::Expr &Ref,
+                          const clang::ValueDecl &Tensor);
 
 /// True if the use `Use` of a host-built tensor (or of a view of it) needs it
 /// on the device: handed to a function, a module, an operator — not read on

@@ -19,18 +19,22 @@ public:
       : Ast(Ast), Files(Files), Summary(Summary) {}
   bool VisitFunctionDecl(FunctionDecl *F) {
     const SourceManager &SM = Ast.getSourceManager();
-    if (!F->doesThisDeclarationHaveABody() || F->isMain())
+    if (!F->doesThisDeclarationHaveABody() || !isInMigratedFile(F->getLocation()))
       return true;
-    // FileID() is DenseSet's empty key: an implicit function's invalid location
-    // must not be looked up.
-    const FileID File = SM.getFileID(SM.getExpansionLoc(F->getLocation()));
-    if (File.isInvalid() || !Files.count(File))
+    if (F->isMain()) { // main() is no one's callee, but it writes members too
+      forEachTensorFieldWrite(Ast, *F, [&](const FieldDecl &Field, FieldWrite Write) {
+        recordFieldWrite(Field, Write);
+      });
       return true;
+    }
     std::string Usr = usrOf(F);
     if (Usr.empty())
       return true;
     if (to_device_migrate::returnsHostBuiltTensor(Ast, *F))
       Summary.HostBuiltReturns.push_back(Usr);
+    forEachTensorFieldWrite(Ast, *F, [&](const FieldDecl &Field, FieldWrite Write) {
+      recordFieldWrite(Field, Write);
+    });
     Summary.Defined.push_back(std::move(Usr));
     const std::string &Defined = Summary.Defined.back();
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F);
@@ -54,7 +58,32 @@ public:
     return true;
   }
 
+  bool VisitFieldDecl(FieldDecl *Field) {
+    if (const Expr *Init = Field->getInClassInitializer(); Init && isProgramTensorField(Field) &&
+                                                           isInMigratedFile(Field->getLocation()))
+      recordFieldWrite(*Field, valueWrite(*Init));
+    return true;
+  }
+
 private:
+  bool isInMigratedFile(SourceLocation Loc) const {
+    const SourceManager &SM = Ast.getSourceManager();
+    // FileID() is DenseSet's empty key: an implicit declaration's invalid
+    // location must not be looked up.
+    const FileID File = SM.getFileID(SM.getExpansionLoc(Loc));
+    return File.isValid() && Files.count(File);
+  }
+
+  void recordFieldWrite(const FieldDecl &Field, FieldWrite Write) {
+    std::string Usr = usrOf(&Field);
+    if (Usr.empty())
+      return;
+    (Write == FieldWrite::Host           ? Summary.HostWrittenFields
+     : Write == FieldWrite::FactoryValue ? Summary.FactoryBuiltFields
+                                         : Summary.OtherwiseSetFields)
+        .push_back(std::move(Usr));
+  }
+
   ASTContext &Ast;
   const llvm::DenseSet<FileID> &Files;
   TranslationUnitSummary &Summary;

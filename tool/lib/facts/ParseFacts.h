@@ -49,6 +49,11 @@ public:
   bool returnsHostBuiltTensor(const clang::FunctionDecl &F) const {
     return Program->returnsHostBuiltTensor(usr(&F));
   }
+  /// True if the tensor member `Field` is built and filled on the host, in
+  /// whatever files its class's functions are (ProgramSummary::isHostBuiltField()).
+  bool isHostBuiltField(const clang::FieldDecl &Field) const {
+    return Program->isHostBuiltField(usr(&Field));
+  }
 
   /// The values the migrated files give tensor options that outlive a call
   /// (a global or static member, a class member, what a function returns):

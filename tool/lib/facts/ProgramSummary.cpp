@@ -111,7 +111,9 @@ json::Value TranslationUnitSummary::toJSON() const {
                       {"constructed-classes", strings(ConstructedClasses)},
                       {"module-initializers", listMap(ModuleInitializers)},
                       {"member-initializers", listMap(MemberInitializers)},
-                      {"host-written-parameters", listMap(HostWrittenParameters)}};
+                      {"host-written-fields", strings(HostWrittenFields)},
+                      {"factory-built-fields", strings(FactoryBuiltFields)},
+                      {"otherwise-set-fields", strings(OtherwiseSetFields)}};
 }
 
 std::optional<TranslationUnitSummary> TranslationUnitSummary::fromJSON(const json::Value &Value) {
@@ -122,7 +124,9 @@ std::optional<TranslationUnitSummary> TranslationUnitSummary::fromJSON(const jso
       !readStrings(*Object, "constructed-classes", Summary.ConstructedClasses) ||
       !readListMap(*Object, "module-initializers", Summary.ModuleInitializers) ||
       !readListMap(*Object, "member-initializers", Summary.MemberInitializers) ||
-      !readListMap(*Object, "host-written-parameters", Summary.HostWrittenParameters))
+      !readStrings(*Object, "host-written-fields", Summary.HostWrittenFields) ||
+      !readStrings(*Object, "factory-built-fields", Summary.FactoryBuiltFields) ||
+      !readStrings(*Object, "otherwise-set-fields", Summary.OtherwiseSetFields))
     return std::nullopt;
   const json::Array *Uses = Object->getArray("uses");
   if (!Uses)
@@ -153,8 +157,9 @@ ProgramSummary ProgramSummary::merge(llvm::ArrayRef<TranslationUnitSummary> Unit
       llvm::append_range(Program.ModuleInitializers[Usr], Indices);
     for (const auto &[Usr, Members] : Unit.MemberInitializers)
       llvm::append_range(Program.MemberInitializers[Usr], Members);
-    for (const auto &[Usr, Indices] : Unit.HostWrittenParameters)
-      llvm::append_range(Program.HostWritten[Usr], Indices);
+    Program.HostWrittenFields.insert(Unit.HostWrittenFields.begin(), Unit.HostWrittenFields.end());
+    Program.FactoryBuiltFields.insert(Unit.FactoryBuiltFields.begin(), Unit.FactoryBuiltFields.end());
+    Program.OtherwiseSetFields.insert(Unit.OtherwiseSetFields.begin(), Unit.OtherwiseSetFields.end());
     for (const FunctionUse &Use : Unit.Uses)
       UsesOf[Use.Callee].push_back(&Use);
   }

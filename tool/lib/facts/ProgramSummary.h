@@ -59,9 +59,9 @@ struct TranslationUnitSummary {
   /// Member functions that initialise a module member of their object (a
   /// `load()` that loads into it), by member name.
   std::map<std::string, std::vector<std::string>> MemberInitializers;
-  /// Functions that write through a pointer or tensor they are handed (by
-  /// parameter index): `fill(t.data_ptr<float>())` writes `t` on the host.
-  std::map<std::string, std::vector<unsigned>> HostWrittenParameters;
+  /// Tensor members of the program's classes (HostWrites.h, FieldWrite):
+  /// filled by host code, given a factory's tensor, given anything else.
+  std::vector<std::string> HostWrittenFields, FactoryBuiltFields, OtherwiseSetFields;
 
   llvm::json::Value toJSON() const;
   static std::optional<TranslationUnitSummary> fromJSON(const llvm::json::Value &Value);
@@ -95,9 +95,12 @@ public:
     auto Found = MemberInitializers.find(Usr);
     return Found != MemberInitializers.end() && llvm::is_contained(Found->second, Member);
   }
-  /// True if function `Usr` writes, from host code, through parameter `Index`.
-  bool writesThrough(llvm::StringRef Usr, unsigned Index) const {
-    return hasIndex(HostWritten, Usr, Index);
+  /// True if tensor member `Usr` is built on the host: some function fills it
+  /// from host code, every value it is given is a factory's, and no code
+  /// modifies it where its operands are (HostWrites.h, FieldWrite).
+  bool isHostBuiltField(llvm::StringRef Usr) const {
+    return HostWrittenFields.count(Usr) && FactoryBuiltFields.count(Usr) &&
+           !OtherwiseSetFields.count(Usr);
   }
   /// How many functions the program defines (for the run's summary line).
   size_t definedCount() const { return Defined.size(); }
@@ -107,7 +110,8 @@ private:
                        unsigned Index);
 
   llvm::StringSet<> Defined, PerSample, HostBuilt, Constructed;
-  llvm::StringMap<std::vector<unsigned>> ModuleInitializers, HostWritten;
+  llvm::StringSet<> HostWrittenFields, FactoryBuiltFields, OtherwiseSetFields;
+  llvm::StringMap<std::vector<unsigned>> ModuleInitializers;
   llvm::StringMap<std::vector<std::string>> MemberInitializers;
 };
 

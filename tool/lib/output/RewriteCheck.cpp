@@ -107,8 +107,8 @@ public:
 
   void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override {
     const auto *Access = Result.Nodes.getNodeAs<clang::CXXMemberCallExpr>("access");
-    const clang::DeclRefExpr *Reference = viewedReference(*Result.Nodes.getNodeAs<clang::Expr>("object"));
-    const auto *Copy = Reference ? llvm::dyn_cast<clang::VarDecl>(Reference->getDecl()) : nullptr;
+    const clang::ValueDecl *Viewed = viewedTensor(*Result.Nodes.getNodeAs<clang::Expr>("object"));
+    const auto *Copy = llvm::dyn_cast_or_null<clang::VarDecl>(Viewed);
     const auto *Init = Copy && Copy->getInit()
                            ? llvm::dyn_cast<clang::CXXMemberCallExpr>(ignoreConversions(Copy->getInit()))
                            : nullptr;
