@@ -17,6 +17,25 @@ using namespace clang::ast_matchers;
 namespace to_device_migrate {
 namespace {
 
+/// Does `S` mention `Var`?
+bool mentions(const Stmt &S, const VarDecl &Var) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(&S); Ref && Ref->getDecl() == &Var)
+    return true;
+  return llvm::any_of(S.children(), [&](const Stmt *Child) { return Child && mentions(*Child, Var); });
+}
+
+/// Is `S` a guard that skips or leaves the loop without the batch (`if (i >=
+/// max_batches) continue;`, `if (done) break;`)?
+bool isGuard(const Stmt &S, const VarDecl &Batch) {
+  const auto *If = dyn_cast<IfStmt>(&S);
+  if (!If || If->getElse() || If->hasInitStorage() || mentions(S, Batch))
+    return false;
+  const Stmt *Then = If->getThen();
+  if (const auto *Block = dyn_cast<CompoundStmt>(Then))
+    Then = Block->body_empty() ? nullptr : Block->body_back();
+  return isa_and_nonnull<ContinueStmt, BreakStmt, ReturnStmt, GotoStmt>(Then);
+}
+
 /// The member path from the batch variable to `E` (`data`, `data.first`,
 /// `observations`), or "" when `E` is not a member access rooted at `Batch`.
 /// In a template's own body (not instantiated) the accesses are dependent
@@ -192,8 +211,19 @@ void DataLoaderBatchRule::check(const MatchFinder::MatchResult &Result) {
   std::string Moves = moveFields(*Batch, *Body, Assumed);
   if (Moves.empty())
     return;
-  rewrite(Body->getSourceRange(), insertion(Ctx.offsetAfterToken(Body->getLBracLoc()), Moves))
-      << SourceRange(Loop->getBeginLoc());
+  // After the guards that skip batches without using them: a batch the loop
+  // skips (`if (i >= max_batches) continue;`) is not copied.
+  const Stmt *const *FirstUse = llvm::find_if_not(
+      Body->body(), [&](const Stmt *S) { return isGuard(*S, *Batch); });
+  if (FirstUse == Body->body_begin() || FirstUse == Body->body_end())
+    rewrite(Body->getSourceRange(), insertion(Ctx.offsetAfterToken(Body->getLBracLoc()), Moves))
+        << SourceRange(Loop->getBeginLoc());
+  else // Moves is "\n<indent>move;..." : before the statement, each on its line
+    rewrite(Body->getSourceRange(),
+            insertion(Ctx.offsetOf((*FirstUse)->getBeginLoc()),
+                      llvm::StringRef(Moves).ltrim("\n").ltrim(" \t").str() + "\n" +
+                          Ctx.indentationOf((*FirstUse)->getBeginLoc())))
+        << SourceRange(Loop->getBeginLoc());
   if (Assumed)
     diag(Batch->getLocation(),
          "'" + Batch->getName().str() +

@@ -87,6 +87,18 @@ bool hasReturn(const Stmt *S) {
   return false;
 }
 
+/// How the constructor's body names the member `Access`: `this->actor` when
+/// a parameter of the same name hides it (`A2C(shared_ptr<Model> actor) :
+/// actor(actor)`). The move then reaches the member, as a second run sees.
+std::string spellingInBody(const CXXConstructorDecl &Ctor, const ModuleAccess &Access) {
+  const std::string Spelling = Access.spelling();
+  const bool Hidden = !Access.Var && !Access.Fields.empty() &&
+                      llvm::any_of(Ctor.parameters(), [&](const ParmVarDecl *Param) {
+                        return Param->getName() == Access.Fields.front()->getName();
+                      });
+  return Hidden ? "this->" + Spelling : Spelling;
+}
+
 } // namespace
 
 void placeMembersInConstructor(MigrationContext &Ctx, const CXXConstructorDecl &Ctor,
@@ -129,7 +141,7 @@ void placeMembersInConstructor(MigrationContext &Ctx, const CXXConstructorDecl &
     const Stmt *Last = endOfInitialisation(Ctx, *Body, nullptr, Member.Access);
     if (!ByPoint.count(Last))
       Points.push_back(Last);
-    ByPoint[Last].push_back({Member.Access.spelling(), Member.Type,
+    ByPoint[Last].push_back({spellingInBody(Ctor, Member.Access), Member.Type,
                              isLossModule(Member.Type.Element.Class), ""});
     if (IsModule)
       Rule.diag(Member.Access.Fields.front()->getLocation(),
