@@ -61,8 +61,9 @@ void HostBuiltTensorRule::check(const MatchFinder::MatchResult &Result) {
   }
   const auto *Tensor = Result.Nodes.getNodeAs<VarDecl>("tensor");
   const auto *Function = dyn_cast_or_null<FunctionDecl>(Tensor->getParentFunctionOrMethod());
+  const auto *Param = dyn_cast<ParmVarDecl>(Tensor);
   if (!Function || !Function->getBody() || Ctx.isPerSampleCode(*Tensor) ||
-      !isHostBuiltTensor(Ctx.ast(), *Tensor))
+      !(Param ? Ctx.facts().receivesHostData(*Param) : isHostBuiltTensor(Ctx.ast(), *Tensor)))
     return;
   References Uses(*Tensor);
   Uses.TraverseStmt(Function->getBody());

@@ -11,7 +11,10 @@
 // returns is moved where it is received (received-tensor). A member of the
 // program's classes is one too when some function fills it from the host and
 // every value it is given is a factory's (a trainer's staging inputs filled
-// in fill(), read by forward() in another file): the whole program decides.
+// in fill(), read by forward() in another file), and so is a parameter that
+// every caller hands host data (a state copied from the environment's
+// vector, used by the network only when the agent does not explore): the
+// whole program decides.
 #pragma once
 
 #include "engine/Rule.h"

@@ -35,7 +35,10 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder *Finder) {
     const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
     if (Ctx.isPerSampleCode(*Call) || isMovedToDevice(Ctx.ast(), *Call) ||
         gatheredInto(Ctx.ast(), *Call) || waitsForPerSampleCode(Ctx.ast(), *Call) ||
-        feedsHostBuiltTensor(Ctx.ast(), *Call) || isOnlyUsedOnHost(Ctx.ast(), *Call))
+        feedsHostBuiltTensor(Ctx.ast(), *Call) || isOnlyUsedOnHost(Ctx.ast(), *Call) ||
+        isOnlyHandedAsHostData(Ctx.ast(), *Call, [this](const HandedTo &To) {
+          return Ctx.facts().receivesHostData(*To.Callee, To.Index);
+        }))
       return std::string(); // kept on the CPU for host code; moved later or already
     if (Ctx.registry().registerInstead(*Call))
       return std::string(); // the registry moves it

@@ -290,7 +290,10 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
   if (!Callee || !Ctx.isExpansionInFile(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call) ||
       buildsHostBuiltTensor(Ctx.ast(), *Call) || buildsHostBuiltField(*Call) ||
       gatheredInto(Ctx.ast(), *Call) ||
-      waitsForPerSampleCode(Ctx.ast(), *Call) || feedsHostBuiltTensor(Ctx.ast(), *Call))
+      waitsForPerSampleCode(Ctx.ast(), *Call) || feedsHostBuiltTensor(Ctx.ast(), *Call) ||
+      isOnlyHandedAsHostData(Ctx.ast(), *Call, [this](const HandedTo &To) {
+        return Ctx.facts().receivesHostData(*To.Callee, To.Index);
+      }))
     return; // stays on the CPU for host code; moved once joined or transformed
   int OptionsIndex = optionsParameterIndex(*Callee);
   if (OptionsIndex < 0) {

@@ -712,6 +712,72 @@ bool returnsHostBuiltTensor(ASTContext &Ast, const FunctionDecl &F) {
   return Found;
 }
 
+bool isHostDataArgument(const Expr &Arg) {
+  if (isHostDataCopy(Arg))
+    return true;
+  const auto *Ref = dyn_cast<DeclRefExpr>(ignoreConversions(&Arg)->IgnoreImplicit());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return Var && holdsHostData(*Var);
+}
+
+namespace {
+
+/// A tensor taken by value or by const reference.
+bool isTensorInput(const ParmVarDecl &Param) {
+  const QualType Type = Param.getType();
+  return isTensorType(Type.getNonReferenceType()) &&
+         (!Type->isReferenceType() || Type.getNonReferenceType().isConstQualified());
+}
+
+} // namespace
+
+bool isInputParameter(ASTContext &Ast, const ParmVarDecl &Param) {
+  if (!isTensorInput(Param))
+    return false;
+  const auto *Function = dyn_cast_or_null<FunctionDecl>(Param.getParentFunctionOrMethod());
+  return Function && Function->getBody() &&
+         !anyUseIn(Function->getBody(), Param, [&](const DeclRefExpr &Ref) {
+           return isReturned(Ast, Ref) || isDeviceModification(Ast, Ref, Param);
+         });
+}
+
+std::optional<HandedTo> handedTo(ASTContext &Ast, const Expr &Arg) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(userOf(Ast, Arg));
+  if (!Call || isa<CXXOperatorCallExpr>(Call))
+    return std::nullopt;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || isLibraryDecl(Callee))
+    return std::nullopt;
+  for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams(); ++I)
+    if (Call->getArg(I)->IgnoreImplicit() == Arg.IgnoreImplicit() ||
+        ignoreConversions(Call->getArg(I)) == ignoreConversions(&Arg))
+      return isTensorInput(*Callee->getParamDecl(I)) ? std::optional<HandedTo>({Callee, I})
+                                                     : std::nullopt;
+  return std::nullopt;
+}
+
+bool isOnlyHandedAsHostData(ASTContext &Ast, const Expr &Copy,
+                            llvm::function_ref<bool(const HandedTo &)> ReceivesHostData) {
+  auto IsReceivedAsHostData = [&](const Expr &Use) {
+    std::optional<HandedTo> To = handedTo(Ast, Use);
+    return To && ReceivesHostData(*To);
+  };
+  const Expr &Chain = endOfChain(Ast, Copy);
+  const VarDecl *Var = initializedVariable(Ast, Chain);
+  if (!Var)
+    return IsReceivedAsHostData(Chain);
+  if (!holdsHostData(*Var))
+    return false;
+  bool Handed = false;
+  const bool Other = anyUseIn(bodyOf(*Var), *Var, [&](const DeclRefExpr &Ref) {
+    const Expr &Use = outermostView(Ast, Ref, *Var);
+    if (&Use == &Ref && IsReceivedAsHostData(Ref))
+      return !(Handed = true);
+    return isDeviceUse(Ast, Use) || isReturned(Ast, Use);
+  });
+  return Handed && !Other;
+}
+
 bool isQueriedOnHost(ASTContext &Ast, const Expr &Call) {
   const Expr *Current = &Call;
   while (true) {

@@ -11,6 +11,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <optional>
+
 namespace to_device_migrate {
 
 /// True if the pointer or accessor `Access` returns (`t.data_ptr<T>()`,
@@ -138,6 +140,34 @@ bool holdsHostData(const clang::VarDecl &Var);
 /// `Normalize<>(...)(image)`), which works on the CPU: the copy is not placed
 /// where it is built, and what that code returns is moved.
 bool waitsForPerSampleCode(clang::ASTContext &Ast, const clang::Expr &Copy);
+
+/// Host data handed to the program's own functions: a tensor the caller
+/// copies from host data (`torch::from_blob(v.data(), {4}).clone()`, a local
+/// holding one) that every caller hands to the same parameter of a function
+/// the program defines stays on the CPU until that function's code needs it
+/// on the device, where it is moved (`if (explore) return random(); ...
+/// net->forward(state.to(device))`): the calls that do not need it copy
+/// nothing. The whole program decides (ProgramSummary::receivesHostData()).
+///
+/// True if the argument `Arg` is host data (isHostDataCopy(), or a local that
+/// holds one).
+bool isHostDataArgument(const clang::Expr &Arg);
+/// True if `Param`, a tensor taken by value or by const reference, is only an
+/// input of its function: never given a new value, nor returned.
+bool isInputParameter(clang::ASTContext &Ast, const clang::ParmVarDecl &Param);
+/// The parameter of a function `Arg` is handed to, as `Call`'s argument.
+struct HandedTo {
+  const clang::FunctionDecl *Callee = nullptr;
+  unsigned Index = 0;
+};
+/// Where the argument `Arg` goes, if it is one of a call of a function that
+/// takes a tensor there (not an operator's).
+std::optional<HandedTo> handedTo(clang::ASTContext &Ast, const clang::Expr &Arg);
+/// True if the host-data copy `Copy` (or the local it initialises) is used by
+/// device code only as an argument the callee receives as host data
+/// (`ReceivesHostData`): it is not moved where it is made.
+bool isOnlyHandedAsHostData(clang::ASTContext &Ast, const clang::Expr &Copy,
+                            llvm::function_ref<bool(const HandedTo &)> ReceivesHostData);
 
 /// `f().size(0)`, `f().item<float>()`: the tensor `Call` gives is asked a
 /// host question, not used for device computation.

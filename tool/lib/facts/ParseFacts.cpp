@@ -18,23 +18,23 @@ public:
                       TranslationUnitSummary &Summary)
       : Ast(Ast), Files(Files), Summary(Summary) {}
   bool VisitFunctionDecl(FunctionDecl *F) {
-    const SourceManager &SM = Ast.getSourceManager();
     if (!F->doesThisDeclarationHaveABody() || !isInMigratedFile(F->getLocation()))
       return true;
-    if (F->isMain()) { // main() is no one's callee, but it writes members too
-      forEachTensorFieldWrite(Ast, *F, [&](const FieldDecl &Field, FieldWrite Write) {
-        recordFieldWrite(Field, Write);
-      });
+    // What its code does to members and hands to functions (main() too).
+    forEachTensorFieldWrite(Ast, *F, [&](const FieldDecl &Field, FieldWrite Write) {
+      recordFieldWrite(Field, Write);
+    });
+    recordTensorArguments(*F);
+    if (F->isMain())
       return true;
-    }
     std::string Usr = usrOf(F);
     if (Usr.empty())
       return true;
     if (to_device_migrate::returnsHostBuiltTensor(Ast, *F))
       Summary.HostBuiltReturns.push_back(Usr);
-    forEachTensorFieldWrite(Ast, *F, [&](const FieldDecl &Field, FieldWrite Write) {
-      recordFieldWrite(Field, Write);
-    });
+    for (const ParmVarDecl *Param : F->parameters())
+      if (isInputParameter(Ast, *Param))
+        Summary.InputParameters[Usr].push_back(Param->getFunctionScopeIndex());
     Summary.Defined.push_back(std::move(Usr));
     const std::string &Defined = Summary.Defined.back();
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F);
@@ -72,6 +72,23 @@ private:
     // location must not be looked up.
     const FileID File = SM.getFileID(SM.getExpansionLoc(Loc));
     return File.isValid() && Files.count(File);
+  }
+
+  /// The tensors `F`'s calls hand to the program's functions, and whether each is host data.
+  void recordTensorArguments(const FunctionDecl &F) {
+    struct Calls : RecursiveASTVisitor<Calls> {
+      std::vector<const CallExpr *> Found;
+      bool VisitCallExpr(CallExpr *Call) {
+        Found.push_back(Call);
+        return true;
+      }
+    } Collected;
+    Collected.TraverseStmt(F.getBody());
+    for (const CallExpr *Call : Collected.Found)
+      for (const Expr *Arg : Call->arguments())
+        if (std::optional<HandedTo> To = handedTo(Ast, *Arg))
+          if (std::string Callee = usrOf(To->Callee); !Callee.empty())
+            Summary.TensorArguments.push_back({std::move(Callee), To->Index, isHostDataArgument(*Arg)});
   }
 
   void recordFieldWrite(const FieldDecl &Field, FieldWrite Write) {
@@ -190,6 +207,11 @@ ParseFacts::ParseFacts(ASTContext &Ast, llvm::ArrayRef<Decl *> Decls,
   for (Decl *D : Decls)
     Options.TraverseDecl(D);
   ModuleStores = collectModuleStores(Ast, Decls);
+}
+
+bool ParseFacts::receivesHostData(const ParmVarDecl &Param) const {
+  const auto *Function = dyn_cast_or_null<FunctionDecl>(Param.getParentFunctionOrMethod());
+  return Function && receivesHostData(*Function, Param.getFunctionScopeIndex());
 }
 
 std::string ParseFacts::usr(const Decl *D) const {

@@ -49,6 +49,13 @@ public:
   bool returnsHostBuiltTensor(const clang::FunctionDecl &F) const {
     return Program->returnsHostBuiltTensor(usr(&F));
   }
+  /// True if every call of the program hands `Param` host data, which its
+  /// function only reads (ProgramSummary::receivesHostData()).
+  bool receivesHostData(const clang::ParmVarDecl &Param) const;
+  /// The same, for parameter `Index` of `Callee` (HostWrites.h, HandedTo).
+  bool receivesHostData(const clang::FunctionDecl &Callee, unsigned Index) const {
+    return Program->receivesHostData(usr(&Callee), Index);
+  }
   /// True if the tensor member `Field` is built and filled on the host, in
   /// whatever files its class's functions are (ProgramSummary::isHostBuiltField()).
   bool isHostBuiltField(const clang::FieldDecl &Field) const {

@@ -4,6 +4,8 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Index/USRGeneration.h"
 
+#include <set>
+
 using namespace clang;
 namespace json = llvm::json;
 
@@ -99,12 +101,36 @@ bool readListMap(const json::Object &Object, llvm::StringRef Key,
   return true;
 }
 
+/// The parameters every call of the program hands host data, and that are
+/// only inputs of their functions (ProgramSummary::receivesHostData()).
+/// A header migrated with several files is summarised by each of their
+/// parses: its calls are counted once per parse, which changes no "every".
+llvm::StringMap<std::vector<unsigned>> hostDataParameters(llvm::ArrayRef<TranslationUnitSummary> Units) {
+  std::set<std::pair<std::string, unsigned>> Inputs, HostData, Other;
+  for (const TranslationUnitSummary &Unit : Units) {
+    for (const auto &[Usr, Indices] : Unit.InputParameters)
+      for (unsigned Index : Indices)
+        Inputs.insert({Usr, Index});
+    for (const TensorArgument &Argument : Unit.TensorArguments)
+      (Argument.HostData ? HostData : Other).insert({Argument.Callee, Argument.Index});
+  }
+  llvm::StringMap<std::vector<unsigned>> Parameters;
+  for (const auto &Parameter : HostData)
+    if (Inputs.count(Parameter) && !Other.count(Parameter))
+      Parameters[Parameter.first].push_back(Parameter.second);
+  return Parameters;
+}
+
 } // namespace
 
 json::Value TranslationUnitSummary::toJSON() const {
   json::Array UseList;
   for (const FunctionUse &Use : Uses)
     UseList.push_back(json::Object{{"callee", Use.Callee}, {"kind", kindName(Use.Kind)}, {"user", Use.User}});
+  json::Array Arguments;
+  for (const TensorArgument &Argument : TensorArguments)
+    Arguments.push_back(json::Object{
+        {"callee", Argument.Callee}, {"index", Argument.Index}, {"host-data", Argument.HostData}});
   return json::Object{{"defined", strings(Defined)},
                       {"uses", std::move(UseList)},
                       {"host-built-returns", strings(HostBuiltReturns)},
@@ -113,7 +139,9 @@ json::Value TranslationUnitSummary::toJSON() const {
                       {"member-initializers", listMap(MemberInitializers)},
                       {"host-written-fields", strings(HostWrittenFields)},
                       {"factory-built-fields", strings(FactoryBuiltFields)},
-                      {"otherwise-set-fields", strings(OtherwiseSetFields)}};
+                      {"otherwise-set-fields", strings(OtherwiseSetFields)},
+                      {"tensor-arguments", std::move(Arguments)},
+                      {"input-parameters", listMap(InputParameters)}};
 }
 
 std::optional<TranslationUnitSummary> TranslationUnitSummary::fromJSON(const json::Value &Value) {
@@ -126,8 +154,21 @@ std::optional<TranslationUnitSummary> TranslationUnitSummary::fromJSON(const jso
       !readListMap(*Object, "member-initializers", Summary.MemberInitializers) ||
       !readStrings(*Object, "host-written-fields", Summary.HostWrittenFields) ||
       !readStrings(*Object, "factory-built-fields", Summary.FactoryBuiltFields) ||
-      !readStrings(*Object, "otherwise-set-fields", Summary.OtherwiseSetFields))
+      !readStrings(*Object, "otherwise-set-fields", Summary.OtherwiseSetFields) ||
+      !readListMap(*Object, "input-parameters", Summary.InputParameters))
     return std::nullopt;
+  const json::Array *Arguments = Object->getArray("tensor-arguments");
+  if (!Arguments)
+    return std::nullopt;
+  for (const json::Value &Entry : *Arguments) {
+    const json::Object *Argument = Entry.getAsObject();
+    std::optional<llvm::StringRef> Callee = Argument ? Argument->getString("callee") : std::nullopt;
+    std::optional<int64_t> Index = Argument ? Argument->getInteger("index") : std::nullopt;
+    std::optional<bool> HostData = Argument ? Argument->getBoolean("host-data") : std::nullopt;
+    if (!Callee || !Index || *Index < 0 || !HostData)
+      return std::nullopt;
+    Summary.TensorArguments.push_back({Callee->str(), static_cast<unsigned>(*Index), *HostData});
+  }
   const json::Array *Uses = Object->getArray("uses");
   if (!Uses)
     return std::nullopt;
@@ -163,6 +204,7 @@ ProgramSummary ProgramSummary::merge(llvm::ArrayRef<TranslationUnitSummary> Unit
     for (const FunctionUse &Use : Unit.Uses)
       UsesOf[Use.Callee].push_back(&Use);
   }
+  Program.HostDataParameters = hostDataParameters(Units);
   // A header migrated with several files is summarised by each of their
   // parses: its uses are counted once per parse, which changes no "all".
   auto IsPerSampleUse = [&](const FunctionUse *Use) {

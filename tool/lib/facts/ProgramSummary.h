@@ -40,6 +40,13 @@ struct FunctionUse {
   std::string User; ///< USR, for UserKind::Function
 };
 
+/// A tensor handed to a parameter of one of the program's functions.
+struct TensorArgument {
+  std::string Callee; ///< USR
+  unsigned Index = 0;
+  bool HostData = false; ///< a copy of host data (HostWrites.h, isHostDataArgument())
+};
+
 /// What one parse knows about the functions and classes of the files it
 /// migrates (the main file and the headers --header-filter selects).
 struct TranslationUnitSummary {
@@ -62,6 +69,11 @@ struct TranslationUnitSummary {
   /// Tensor members of the program's classes (HostWrites.h, FieldWrite):
   /// filled by host code, given a factory's tensor, given anything else.
   std::vector<std::string> HostWrittenFields, FactoryBuiltFields, OtherwiseSetFields;
+  /// Every tensor its calls hand to a parameter of the program's functions.
+  std::vector<TensorArgument> TensorArguments;
+  /// Functions defined there, by the indices of their tensor parameters that
+  /// are only inputs (HostWrites.h, isInputParameter()).
+  std::map<std::string, std::vector<unsigned>> InputParameters;
 
   llvm::json::Value toJSON() const;
   static std::optional<TranslationUnitSummary> fromJSON(const llvm::json::Value &Value);
@@ -102,6 +114,12 @@ public:
     return HostWrittenFields.count(Usr) && FactoryBuiltFields.count(Usr) &&
            !OtherwiseSetFields.count(Usr);
   }
+  /// True if parameter `Index` of function `Usr` is handed host data by every
+  /// call of the program, and is only an input of it: its function moves it
+  /// where its code needs it on the device (HostWrites.h).
+  bool receivesHostData(llvm::StringRef Usr, unsigned Index) const {
+    return hasIndex(HostDataParameters, Usr, Index);
+  }
   /// How many functions the program defines (for the run's summary line).
   size_t definedCount() const { return Defined.size(); }
 
@@ -111,7 +129,7 @@ private:
 
   llvm::StringSet<> Defined, PerSample, HostBuilt, Constructed;
   llvm::StringSet<> HostWrittenFields, FactoryBuiltFields, OtherwiseSetFields;
-  llvm::StringMap<std::vector<unsigned>> ModuleInitializers;
+  llvm::StringMap<std::vector<unsigned>> ModuleInitializers, HostDataParameters;
   llvm::StringMap<std::vector<std::string>> MemberInitializers;
 };
 
