@@ -83,6 +83,9 @@ void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
                         ? "is per-sample code, which stays on the CPU"
                     : Ctx.facts().returnsHostBuiltTensor(*Callee)
                         ? "fills it from host code, so it is built on the CPU"
+                    : isa<CXXMethodDecl>(Callee) && cast<CXXMethodDecl>(Callee)->isVirtual() &&
+                            !Ctx.facts().isDefinedInProgram(*Callee)
+                        ? "is an override chosen when the program runs"
                         : "is not in a file this run migrates";
   diag(compat::beginOf(*Call),
        "'" + Callee->getNameAsString() + "' returns a tensor whose placement the tool " +

@@ -124,7 +124,10 @@ bool escapes(ASTContext &Ctx, const Expr &Access) {
   DynTypedNodeList Parents = Ctx.getParents(Whole);
   if (Parents.empty())
     return false;
-  if (Parents[0].get<ReturnStmt>())
+  // Returned, or kept in a member by a constructor's initialiser list
+  // (`acc(t.accessor<float, 3>())`) or an in-class initialiser.
+  if (Parents[0].get<ReturnStmt>() || Parents[0].get<CXXConstructorDecl>() ||
+      Parents[0].get<FieldDecl>())
     return true;
   const auto *Assign = Parents[0].get<BinaryOperator>();
   if (!Assign || Assign->getOpcode() != BO_Assign || Assign->getRHS()->IgnoreParens() != &Whole)
@@ -518,17 +521,20 @@ bool isDeviceModification(ASTContext &Ast, const Expr &Ref, const ValueDecl &Ten
   const Stmt *User = userOf(Ast, Viewed);
   // `t = f(t)`, `t += x`, `t[i] *= 2`: a new value, or one computed where the
   // operands are.
+  // Arithmetic with numbers only (`t *= 0`, `t.mul_(0.5)`) computes nothing
+  // from another tensor: it runs wherever the tensor is.
+  auto IsTensor = [](const Expr *Operand) { return isTensorType(Operand->getType()); };
   if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(User);
-      Op && Op->isAssignmentOp() && Op->getNumArgs() &&
+      Op && Op->isAssignmentOp() && Op->getNumArgs() == 2 &&
       Op->getArg(0)->IgnoreImplicit() == Viewed.IgnoreImplicit())
-    return Op->getOperator() != OO_Equal || &Viewed == &Ref;
+    return Op->getOperator() == OO_Equal ? &Viewed == &Ref : IsTensor(Op->getArg(1));
   if (const auto *Op = dyn_cast_or_null<BinaryOperator>(User); Op && Op->isAssignmentOp())
     return Op->getLHS()->IgnoreImplicit() == Viewed.IgnoreImplicit();
-  // `t.add_(x)`, `t.mul_(2)`: in-place arithmetic.
+  // `t.add_(x)`, `t.mul_(w)`: in-place arithmetic with another tensor.
   const CXXMemberCallExpr *Call = calledOn(Ast, Viewed);
   const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
   return Method && Method->getIdentifier() && compat::endsWith(Method->getName(), "_") &&
-         !isElementWriteMethod(Method->getName());
+         !isElementWriteMethod(Method->getName()) && llvm::any_of(Call->arguments(), IsTensor);
 }
 
 bool isModifiedOnDevice(ASTContext &Ast, const VarDecl &Tensor) {

@@ -83,8 +83,10 @@ bool feedsHostBuiltTensor(clang::ASTContext &Ast, const clang::Expr &Value);
 
 /// True if `Tensor` gets values computed where its operands are: reassigned
 /// (`t = t * 2`), in compound assignment (`t += x`) or in-place arithmetic
-/// (`t.add_(x)`), on itself or a view. Element writes from the host
-/// (`t[i] = v`, `fill_`, `index_put_`, `copy_`) are not.
+/// (`t.add_(x)`) with another tensor, on itself or a view. Element writes
+/// from the host (`t[i] = v`, `fill_`, `index_put_`, `copy_`) are not, nor is
+/// arithmetic with numbers only (`t *= 0`, `t.mul_(0.5)`), which runs
+/// wherever the tensor is.
 bool isModifiedOnDevice(clang::ASTContext &Ast, const clang::VarDecl &Tensor);
 /// True if the use `Ref` of `Tensor` is such a modification.
 bool isDeviceModification(clang::ASTContext &Ast, const clang::Expr &Ref,
