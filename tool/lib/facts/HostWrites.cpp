@@ -185,6 +185,20 @@ const Stmt *userOf(ASTContext &Ast, const Expr &E) {
   }
 }
 
+/// The parents of the outermost expression that is `E` converted (in
+/// implicit casts, temporaries, copies: `ignoreConversions()`), and that
+/// expression: what `E` initialises or is assigned to is among them.
+std::pair<DynTypedNodeList, const Expr *> parentsPastConversions(ASTContext &Ast, const Expr &E) {
+  const Expr *Current = &E;
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(*Current);
+    const auto *Wrapper = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+    if (!Wrapper || ignoreConversions(Wrapper) != ignoreConversions(&E))
+      return {Parents, Current};
+    Current = Wrapper;
+  }
+}
+
 /// The member call `Object` is the object of (`ref.data_ptr()`,
 /// `torch::from_blob(p, n).clone()`), if any.
 const CXXMemberCallExpr *calledOn(ASTContext &Ast, const Expr &Object) {
@@ -603,37 +617,30 @@ void forEachTensorFieldWrite(ASTContext &Ast, const FunctionDecl &F,
 }
 
 const FieldDecl *initializedField(ASTContext &Ast, const Expr &Factory) {
-  const Expr *Current = &Factory;
-  while (true) {
-    DynTypedNodeList Parents = Ast.getParents(*Current);
-    if (Parents.empty())
-      return nullptr;
-    // A member initialiser's parent is its constructor (the parent map has no
-    // CXXCtorInitializer nodes).
-    if (const auto *Ctor = Parents[0].get<CXXConstructorDecl>()) {
-      for (const CXXCtorInitializer *Init : Ctor->inits())
-        if (Init->getInit() == Current)
-          return isProgramTensorField(Init->getMember()) ? Init->getMember() : nullptr;
-      return nullptr;
-    }
-    // An in-class initialiser: its parents are its field and each
-    // constructor's use of it (a CXXDefaultInitExpr).
-    for (const DynTypedNode &Parent : Parents)
-      if (const auto *Field = Parent.get<FieldDecl>())
-        return isProgramTensorField(Field) ? Field : nullptr;
-    if (const auto *Assign = Parents[0].get<CXXOperatorCallExpr>();
-        Assign && Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2 &&
-        Assign->getArg(1) == Current) {
-      const auto *Member = dyn_cast<MemberExpr>(Assign->getArg(0)->IgnoreImplicit());
-      return Member && isProgramTensorField(Member->getMemberDecl())
-                 ? cast<FieldDecl>(Member->getMemberDecl())
-                 : nullptr;
-    }
-    const auto *Wrapper = Parents[0].get<Expr>();
-    if (!Wrapper || ignoreConversions(Wrapper) != ignoreConversions(&Factory))
-      return nullptr;
-    Current = Wrapper;
+  auto [Parents, Whole] = parentsPastConversions(Ast, Factory);
+  if (Parents.empty())
+    return nullptr;
+  // A member initialiser's parent is its constructor (the parent map has no
+  // CXXCtorInitializer nodes).
+  if (const auto *Ctor = Parents[0].get<CXXConstructorDecl>()) {
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (Init->getInit() == Whole)
+        return isProgramTensorField(Init->getMember()) ? Init->getMember() : nullptr;
+    return nullptr;
   }
+  // An in-class initialiser: its parents are its field and each
+  // constructor's use of it (a CXXDefaultInitExpr).
+  for (const DynTypedNode &Parent : Parents)
+    if (const auto *Field = Parent.get<FieldDecl>())
+      return isProgramTensorField(Field) ? Field : nullptr;
+  const auto *Assign = Parents[0].get<CXXOperatorCallExpr>();
+  if (!Assign || Assign->getOperator() != OO_Equal || Assign->getNumArgs() != 2 ||
+      Assign->getArg(1) != Whole)
+    return nullptr;
+  const auto *Member = dyn_cast<MemberExpr>(Assign->getArg(0)->IgnoreImplicit());
+  return Member && isProgramTensorField(Member->getMemberDecl())
+             ? cast<FieldDecl>(Member->getMemberDecl())
+             : nullptr;
 }
 
 bool isDeviceUse(ASTContext &Ast, const Expr &Use) {
@@ -675,21 +682,12 @@ bool isHostBuiltTensor(ASTContext &Ast, const VarDecl &Tensor) {
 }
 
 const VarDecl *initializedVariable(ASTContext &Ast, const Expr &E) {
-  const Expr *Current = &E;
-  while (true) {
-    DynTypedNodeList Parents = Ast.getParents(*Current);
-    if (Parents.empty())
-      return nullptr;
-    if (const auto *Var = Parents[0].get<VarDecl>())
-      return Var->hasLocalStorage() && Var->getInit() &&
-                     ignoreConversions(Var->getInit()) == ignoreConversions(&E)
-                 ? Var
-                 : nullptr;
-    const auto *Wrapper = Parents[0].get<Expr>();
-    if (!Wrapper || ignoreConversions(Wrapper) != ignoreConversions(&E))
-      return nullptr;
-    Current = Wrapper;
-  }
+  const DynTypedNodeList Parents = parentsPastConversions(Ast, E).first;
+  const auto *Var = Parents.empty() ? nullptr : Parents[0].get<VarDecl>();
+  return Var && Var->hasLocalStorage() && Var->getInit() &&
+                 ignoreConversions(Var->getInit()) == ignoreConversions(&E)
+             ? Var
+             : nullptr;
 }
 
 bool buildsHostBuiltTensor(ASTContext &Ast, const Expr &Factory) {
