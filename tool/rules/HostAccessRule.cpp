@@ -24,12 +24,33 @@ bool isHostCopy(const VarDecl &Var) {
   return Call && Call->getMethodDecl() && Call->getMethodDecl()->getName() == "cpu";
 }
 
+/// `t.contiguous().data_ptr<float>()`, `t.to(torch::kFloat).accessor<..>()`:
+/// the tensor a chain of tensor methods starts from, when no view reaches it
+/// (viewedReference()); a read through the chain reads a copy of it or it.
+/// Null when the chain brings it to the host (`.cpu()`, `.to(torch::kCPU)`)
+/// or starts from no named tensor.
+const Expr *referenceUnderMethods(const Expr &Object, bool &BroughtToHost) {
+  const Expr *E = Object.IgnoreImplicit()->IgnoreParens();
+  while (const auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
+    if (!isTensorType(Call->getType()))
+      return nullptr;
+    if (isBroughtToHost(*Call)) {
+      BroughtToHost = true;
+      return nullptr;
+    }
+    E = Call->getImplicitObjectArgument()->IgnoreImplicit()->IgnoreParens();
+    if (const Expr *Reference = viewedReference(*E))
+      return Reference;
+  }
+  return nullptr;
+}
+
 } // namespace
 
 void HostAccessRule::registerMatchers(MatchFinder *Finder) {
   // On a tensor variable or a view of one (`t[0]`, `t.select(0, i)`).
   const auto Access = cxxMemberCallExpr(isExpansionInFile(Ctx.file()),
-                                        callee(cxxMethodDecl(hasAnyName("data_ptr", "accessor"))),
+                                        callee(cxxMethodDecl(isHostMemoryAccessMethod())),
                                         on(expr().bind("object")));
   Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, Access.bind("access")), this);
   // `t.data_ptr<T>()` in a function template is a dependent call, resolved in
@@ -42,9 +63,23 @@ void HostAccessRule::registerMatchers(MatchFinder *Finder) {
 
 void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Access = Result.Nodes.getNodeAs<CXXMemberCallExpr>("access");
-  const Expr *Reference = viewedReference(*Result.Nodes.getNodeAs<Expr>("object"));
+  const Expr &Object = *Result.Nodes.getNodeAs<Expr>("object");
+  const Expr *Reference = viewedReference(Object);
+  bool BroughtToHost = false;
   if (!Reference)
+    Reference = referenceUnderMethods(Object, BroughtToHost);
+  if (!Reference) {
+    // A tensor a call computes (`net->forward(x).data_ptr<float>()`): no
+    // copy can be placed safely (the pointer may outlive it); say so.
+    if (!BroughtToHost && !Ctx.isPerSampleCode(*Access) && isTensorType(Object.getType()))
+      diag(Access->getBeginLoc(),
+           "host code reaches the memory of a tensor computed here through " +
+               Access->getMethodDecl()->getName().str() +
+               "(); if it lives on the device this reads device memory: bring it to the host "
+               "first (.cpu())")
+          << Access->getSourceRange();
     return;
+  }
   const ValueDecl *Tensor = referencedTensor(*Reference);
   // A tensor its function builds and fills from the host stays on the CPU
   // (HostWrites.h): nothing to bring back nor to report. So does a member the

@@ -23,21 +23,6 @@ bool isHeldHostData(const Expr &E) {
   return Var && holdsHostData(*Var);
 }
 
-/// `x.cpu()`, `x.to(torch::kCPU)`: the program asks for a host tensor.
-bool isOnHost(const Expr &E) {
-  const auto *Call = dyn_cast<CXXMemberCallExpr>(E.IgnoreParenImpCasts());
-  const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
-  if (!Method || !Method->getIdentifier())
-    return false;
-  if (Method->getName() == "cpu")
-    return true;
-  if (Method->getName() != "to" || Call->getNumArgs() == 0)
-    return false;
-  const auto *Ref =
-      dyn_cast<DeclRefExpr>(ignoreConversions(Call->getArg(0))->IgnoreParenImpCasts());
-  return Ref && Ref->getDecl()->getIdentifier() && Ref->getDecl()->getName() == "kCPU";
-}
-
 /// The node above `E` (null at the top).
 const Stmt *parentOf(ASTContext &Ast, const Expr &E) {
   DynTypedNodeList Parents = Ast.getParents(E);
@@ -69,7 +54,7 @@ void PerSampleCallRule::crossIntoPerSampleCode(const CallExpr &Call, const CXXMe
   // An operator() call's first argument is the object itself.
   for (unsigned I = isa<CXXOperatorCallExpr>(Call) ? 1 : 0; I < Call.getNumArgs(); ++I) {
     const Expr *Arg = Call.getArg(I)->IgnoreImplicit();
-    if (!isTensorType(Arg->getType()) || isa<CXXDefaultArgExpr>(Arg) || isOnHost(*Arg))
+    if (!isTensorType(Arg->getType()) || isa<CXXDefaultArgExpr>(Arg) || isBroughtToHost(*Arg))
       continue;
     if (isHeldHostData(*Arg)) { // on the host already, for this call
       Crossed = true;

@@ -74,8 +74,9 @@ void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
       Member && carriesTensors(Member->getImplicitObjectArgument()->getType()))
     return;
+  // Rows gathered on the host are moved once joined (HostWrites.h).
   if (Ctx.isPerSampleCode(*Call) || isMovedToDevice(Ctx.ast(), *Call) ||
-      isQueriedOnHost(Ctx.ast(), *Call))
+      isQueriedOnHost(Ctx.ast(), *Call) || rowsGathering(Ctx.ast(), *Call))
     return;
   rewrite(Call->getSourceRange(), insertion(Ctx.offsetAfterToken(Call->getEndLoc()),
                                             ".to(" + Ctx.device().at(*Call) + ")"));

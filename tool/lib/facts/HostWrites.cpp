@@ -7,6 +7,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <functional>
+
 using namespace clang;
 
 namespace to_device_migrate {
@@ -265,7 +267,85 @@ bool isTensorVector(QualType Type) {
          isTensorType(Spec->getTemplateArgs()[0].getAsType());
 }
 
+/// `std::move(x)` as `x`.
+const Expr *withoutMove(const Expr &E) {
+  const Expr *Bare = E.IgnoreImplicit()->IgnoreParens();
+  if (const auto *Call = dyn_cast<CallExpr>(Bare);
+      Call && Call->getNumArgs() == 1 && isNamed(Call->getDirectCallee(), "std::move"))
+    return Call->getArg(0)->IgnoreImplicit()->IgnoreParens();
+  return Bare;
+}
+
+/// True if values of `Type` may hold LibTorch state: a tensor, a module, a
+/// TorchScript module (or containers and pointers of them).
+bool mayHoldTorchState(QualType Type) {
+  const std::string Spelled = Type.getCanonicalType().getAsString();
+  return llvm::StringRef(Spelled).contains("at::Tensor") ||
+         llvm::StringRef(Spelled).contains("torch::nn::") ||
+         llvm::StringRef(Spelled).contains("torch::jit::");
+}
+
+/// `rows.push_back(make_row(board))` as a fill of host rows: a call of a host
+/// row builder (isHostRowBuilder()), possibly through `std::move`.
+bool isHostRowBuilderCall(const Expr &E) {
+  const auto *Call = dyn_cast<CallExpr>(withoutMove(E));
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return Callee && isHostRowBuilder(*Callee);
+}
+
 } // namespace
+
+bool isHostRowBuilder(const FunctionDecl &F) {
+  const FunctionDecl *Definition = F.getDefinition();
+  if (!Definition || !Definition->getBody() || isLibraryDecl(Definition) ||
+      !isTensorType(Definition->getReturnType()) || Definition->getReturnType()->isReferenceType())
+    return false;
+  if (llvm::any_of(Definition->parameters(),
+                   [](const ParmVarDecl *P) { return mayHoldTorchState(P->getType()); }))
+    return false;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Definition);
+      Method && !Method->isStatic() &&
+      llvm::any_of(Method->getParent()->fields(),
+                   [](const FieldDecl *Field) { return mayHoldTorchState(Field->getType()); }))
+    return false;
+  // Only its own tensors and LibTorch's functions: no tensor or module of a
+  // global, a member or a call of the program's reaches it.
+  std::function<bool(const Stmt *)> ReachesOtherState = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+          Var && mayHoldTorchState(Var->getType()) &&
+          !(Var->hasLocalStorage() && Var->getParentFunctionOrMethod() == Definition))
+        return true;
+    if (const auto *Member = dyn_cast<MemberExpr>(S);
+        Member && isa<FieldDecl>(Member->getMemberDecl()) &&
+        mayHoldTorchState(Member->getMemberDecl()->getType()))
+      return true;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *Callee = Call->getDirectCallee(); !Callee || !isLibraryDecl(Callee))
+        if (mayHoldTorchState(Call->getType()) ||
+            llvm::any_of(Call->arguments(),
+                         [](const Expr *Arg) { return mayHoldTorchState(Arg->getType()); }))
+          return true;
+    return llvm::any_of(S->children(), ReachesOtherState);
+  };
+  return !ReachesOtherState(Definition->getBody());
+}
+
+const VarDecl *rowsGathering(ASTContext &Ast, const CallExpr &Row) {
+  const Stmt *User = userOf(Ast, Row);
+  if (const auto *Move = dyn_cast_or_null<CallExpr>(User);
+      Move && Move->getNumArgs() == 1 && isNamed(Move->getDirectCallee(), "std::move"))
+    User = userOf(Ast, *Move);
+  const auto *Append = dyn_cast_or_null<CXXMemberCallExpr>(User);
+  if (!Append || !isNamedCall(Append->getMethodDecl(), {"push_back", "emplace_back"}))
+    return nullptr;
+  const auto *Ref =
+      dyn_cast<DeclRefExpr>(Append->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const auto *Rows = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return Rows && isGatheredHostRows(Ast, *Rows) ? Rows : nullptr;
+}
 
 bool isGatheredHostRows(ASTContext &Ast, const VarDecl &Rows) {
   if (!Rows.hasLocalStorage() || isa<ParmVarDecl>(Rows) || !isTensorVector(Rows.getType()))
@@ -282,7 +362,8 @@ bool isGatheredHostRows(ASTContext &Ast, const VarDecl &Rows) {
       if (isNamedCall(Method, {"size", "empty", "reserve", "clear", "capacity"}))
         return false;
       if (isNamedCall(Method, {"push_back", "emplace_back"}) && Call->getNumArgs() == 1 &&
-          (isHostDataCopy(*Call->getArg(0)) || isExampleField(*Call->getArg(0))))
+          (isHostDataCopy(*Call->getArg(0)) || isExampleField(*Call->getArg(0)) ||
+           isHostRowBuilderCall(*Call->getArg(0))))
         return !(Filled = true);
       return true;
     }
@@ -384,10 +465,11 @@ const Expr *viewedReference(const Expr &Object) {
     for (const Expr *Bare = E->IgnoreImplicit()->IgnoreParens(); Bare != E;
          Bare = E->IgnoreImplicit()->IgnoreParens())
       E = Bare;
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-      return Var && isTensorType(Var->getType()) ? Ref : nullptr;
-    }
+    // A variable, or a name a structured binding gives (`auto [action, logp] = f();`).
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      return isa<VarDecl, BindingDecl>(Ref->getDecl()) && isTensorType(Ref->getDecl()->getType())
+                 ? Ref
+                 : nullptr;
     if (const auto *Member = dyn_cast<MemberExpr>(E))
       return isProgramTensorField(Member->getMemberDecl()) ? Member : nullptr;
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
@@ -481,9 +563,7 @@ bool isHostWrite(ASTContext &Ast, const Expr &Ref, const ValueDecl &Tensor) {
   if (isElementWriteMethod(Method->getName()) && Method->getName() != "copy_" &&
       Call->getNumArgs() && isHostValue(*Call->getArg(Call->getNumArgs() - 1)))
     return true;
-  return (Method->getName() == "data_ptr" || Method->getName() == "accessor" ||
-          Method->getName() == "data") &&
-         isWriteAccess(Ast, *Call);
+  return isHostMemoryAccess(Method) && isWriteAccess(Ast, *Call);
 }
 
 bool isWrittenByHostCode(ASTContext &Ast, const VarDecl &Tensor) {
@@ -643,6 +723,37 @@ const FieldDecl *initializedField(ASTContext &Ast, const Expr &Factory) {
              : nullptr;
 }
 
+namespace {
+
+/// True if `Arg` is an argument of the call `User` whose parameter is a
+/// non-const lvalue reference (`void normalize(torch::Tensor &t)`): the
+/// callee works on the caller's own tensor, and `t.to(device)` there would be
+/// a temporary it cannot bind (nor change).
+bool isBoundToNonConstReference(const Stmt &User, const Expr &Arg) {
+  const auto *Call = dyn_cast<CallExpr>(&User);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee || isLibraryDecl(Callee))
+    return false;
+  // A forwarding reference (`template <class... A> f(A &&...a)`) deduced as
+  // `Tensor &` takes a copy as well.
+  if (const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern())
+    Callee = Pattern;
+  // A member operator's first argument is its object.
+  const unsigned Shift = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  for (unsigned I = Shift; I < Call->getNumArgs() && I - Shift < Callee->getNumParams(); ++I) {
+    if (ignoreConversions(Call->getArg(I)) != ignoreConversions(&Arg))
+      continue;
+    if (I - Shift >= Callee->getNumParams())
+      return false;
+    const QualType Type = Callee->getParamDecl(I - Shift)->getType();
+    return Type->isLValueReferenceType() && !Type->getPointeeType().isConstQualified() &&
+           isTensorType(Type->getPointeeType());
+  }
+  return false;
+}
+
+} // namespace
+
 bool isDeviceUse(ASTContext &Ast, const Expr &Use) {
   // Up a chain of tensor methods (`t.view({-1}).sum()`) to what uses its result.
   const Expr *Value = &Use;
@@ -669,6 +780,8 @@ bool isDeviceUse(ASTContext &Ast, const Expr &Use) {
     for (const Decl *D : Declaration->decls())
       if (const auto *Alias = dyn_cast<VarDecl>(D); Alias && isWrittenByHostCode(Ast, *Alias))
         return false; // a view the host writes through
+  if (isBoundToNonConstReference(*User, *Value))
+    return false; // `normalize(t)` changes the caller's tensor: no copy can stand in
   return true;
 }
 

@@ -117,12 +117,26 @@ bool returnsHostBuiltTensor(clang::ASTContext &Ast, const clang::FunctionDecl &F
 
 /// Rows gathered on the host: a local `std::vector<torch::Tensor>` that is
 /// only filled with tensors copied from host data (`torch::tensor(row)`,
-/// `torch::from_blob(p, n).clone()`) or with the fields of data-set examples
-/// (`e.data` of a batch the loader did not stack) and then joined (`torch::stack(rows)`,
+/// `torch::from_blob(p, n).clone()`), with the fields of data-set examples
+/// (`e.data` of a batch the loader did not stack) or with the rows of a host
+/// row builder (isHostRowBuilder()), and then joined (`torch::stack(rows)`,
 /// `torch::cat(rows)`). Placing each row would copy once per row; the rows
 /// stay on the CPU and the joined batch is moved, one copy, as its authors
 /// would write it.
 bool isGatheredHostRows(clang::ASTContext &Ast, const clang::VarDecl &Rows);
+
+/// A host row builder: a function of the program that makes a tensor from
+/// host values only (`torch::Tensor encode(const Board *b)`: from_blob over
+/// the board, small factories, LibTorch's operators), taking and reaching no
+/// tensor or module of anyone else's. Its rows gathered and joined
+/// (`rows.push_back(encode(b))`, `torch::stack(rows)`) are built on the host
+/// and the joined batch is moved once; the function is then per-sample code
+/// (PerSampleCode) when every call of the program gathers it.
+bool isHostRowBuilder(const clang::FunctionDecl &F);
+
+/// The gathered host rows (isGatheredHostRows()) that the call `Row`'s
+/// tensor is appended to (`rows.emplace_back(std::move(encode(b)))`), or null.
+const clang::VarDecl *rowsGathering(clang::ASTContext &Ast, const clang::CallExpr &Row);
 
 /// True if `Field` (`e.data` of an example of an unstacked batch) is appended
 /// as is, or reshaped on the host, to gathered host rows: the stacked batch

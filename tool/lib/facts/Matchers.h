@@ -23,6 +23,9 @@ AST_POLYMORPHIC_MATCHER_P(isExpansionInFile,
   return Loc.isValid() && SM.getFileID(Loc) == File;
 }
 
+/// Matches a method that hands host code a tensor's memory (isHostMemoryAccess()).
+AST_MATCHER(clang::CXXMethodDecl, isHostMemoryAccessMethod) { return isHostMemoryAccess(&Node); }
+
 /// Matches a variable holding a module (model or loss), see classifyModuleType().
 AST_MATCHER(clang::VarDecl, holdsModule) {
   return classifyModuleType(Node.getType()).Handle != ModuleHandle::None;

@@ -464,6 +464,26 @@ bool writesTensors(const Stmt *S) {
   return false;
 }
 
+/// Does `S` compute a tensor (a call that gives one)?
+bool computesTensors(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && isTensorType(Call->getType()))
+    return true;
+  return llvm::any_of(S->children(), computesTensors);
+}
+
+/// `net.hiddenSize()`: the program's member function answers a question about
+/// the module with a number, from no argument, and computes no tensor to do
+/// so. Asking it before the module is complete (to size a new head) is not a
+/// use that needs the module on the device.
+bool answersWithoutTensors(const CXXMethodDecl &Method) {
+  const FunctionDecl *Definition = Method.getDefinition();
+  return Definition && !isLibraryDecl(&Method) && Method.getNumParams() == 0 &&
+         (Method.getReturnType()->isArithmeticType() || Method.getReturnType()->isEnumeralType()) &&
+         !computesTensors(Definition->getBody());
+}
+
 enum class Mention { Initialisation, Neutral, Use };
 
 /// How the occurrence `E` of a module (an expression reaching it) is used in
@@ -499,7 +519,8 @@ Mention classifyMention(ASTContext &Ast, const Expr &E, const Stmt &S,
       return Call->getNumArgs() && isDeviceExpression(*ignoreConversions(Call->getArg(0)))
                  ? Mention::Use
                  : Mention::Neutral;
-    if (llvm::is_contained({"eval", "train", "double", "float", "half", "reserve", "size"}, Name))
+    if (llvm::is_contained({"eval", "train", "double", "float", "half", "reserve", "size"}, Name) ||
+        (Method && answersWithoutTensors(*Method)))
       return Mention::Neutral;
     if (llvm::is_contained({"parameters", "named_parameters", "buffers", "named_buffers",
                             "children", "named_children", "modules", "named_modules"},
@@ -576,6 +597,11 @@ std::vector<ModuleStore> collectModuleStores(ASTContext &Ast, llvm::ArrayRef<Dec
 
 bool initialisesModule(ASTContext &Ast, const Stmt &S, const ModuleAccess &Module,
                        const InitialisesParameter &ByCall) {
+  return roleOf(Ast, S, Module, ByCall) == StatementRole::Initialises;
+}
+
+StatementRole roleOf(ASTContext &Ast, const Stmt &S, const ModuleAccess &Module,
+                     const InitialisesParameter &ByCall) {
   bool Initialises = false, Used = false;
   forEachMention(S, Module, [&](const Expr &E) {
     switch (classifyMention(Ast, E, S, ByCall)) {
@@ -589,7 +615,7 @@ bool initialisesModule(ASTContext &Ast, const Stmt &S, const ModuleAccess &Modul
       break;
     }
   });
-  return Initialises && !Used;
+  return Used ? StatementRole::Uses : Initialises ? StatementRole::Initialises : StatementRole::Asks;
 }
 
 bool hasInitialisation(ASTContext &Ast, const Stmt &Body, const ModuleAccess &Module) {
@@ -704,15 +730,43 @@ bool startsThread(const Stmt &S) {
   return false;
 }
 
+namespace {
+
+/// Does `S` ask its own object for its tensors (`named_parameters()`,
+/// `this->buffers()`)?
+bool readsOwnTensors(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S))
+    if (const CXXMethodDecl *Callee = Call->getMethodDecl();
+        Callee && Callee->getIdentifier() &&
+        llvm::is_contained({"parameters", "named_parameters", "buffers", "named_buffers"},
+                           Callee->getName()) &&
+        isa<CXXThisExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+      return true;
+  return llvm::any_of(S->children(), readsOwnTensors);
+}
+
+} // namespace
+
 bool initialisesItsObject(const CXXMethodDecl &Method) {
   if (!Method.hasBody() || !isOrDerivesFrom(Method.getParent(), "torch::nn::Module"))
     return false;
   std::function<bool(const Stmt *)> Loads = [&](const Stmt *S) {
     if (!S || isa<LambdaExpr>(S))
       return false;
+    // `for (auto &p : named_parameters()) p.value().copy_(w)`: pretrained
+    // weights copied into its own parameters, one statement of a block.
+    if (const auto *Block = dyn_cast<CompoundStmt>(S))
+      for (const Stmt *Statement : Block->body())
+        if (readsOwnTensors(Statement) && writesTensors(Statement))
+          return true;
+    // `this->load(archive)`; a submodule replaced (`replace_module(name,
+    // head)`, a new head for transfer learning).
     if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S))
       if (const CXXMethodDecl *Callee = Call->getMethodDecl();
-          Callee && Callee->getIdentifier() && Callee->getName() == "load" &&
+          Callee && Callee->getIdentifier() &&
+          llvm::is_contained({"load", "replace_module"}, Callee->getName()) &&
           isa<CXXThisExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts()))
         return true;
     if (const auto *Call = dyn_cast<CallExpr>(S);

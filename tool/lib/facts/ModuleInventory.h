@@ -110,6 +110,14 @@ bool initialisesItsObject(const clang::CXXMethodDecl &Method);
 bool initialisesModule(clang::ASTContext &Ast, const clang::Stmt &S, const ModuleAccess &Module,
                        const InitialisesParameter &ByCall);
 
+/// What a statement after a module's store does with it: initialises it on
+/// the host (initialisesModule()), only asks it questions that need no
+/// tensor (`m->eval()`, `m.hiddenSize()`: the move may still come after), or
+/// uses it (the move must come before).
+enum class StatementRole { Initialises, Asks, Uses };
+StatementRole roleOf(clang::ASTContext &Ast, const clang::Stmt &S, const ModuleAccess &Module,
+                     const InitialisesParameter &ByCall);
+
 /// True if `Body` initialises `Module` somewhere (for the program summary:
 /// a function that loads into, or copies into, the module it is handed).
 bool hasInitialisation(clang::ASTContext &Ast, const clang::Stmt &Body, const ModuleAccess &Module);

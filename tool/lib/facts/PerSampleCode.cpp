@@ -1,4 +1,5 @@
 #include "facts/PerSampleCode.h"
+#include "facts/HostWrites.h"
 #include "facts/ProgramSummary.h"
 #include "facts/TorchTypes.h"
 
@@ -77,13 +78,30 @@ private:
     EnclosingCode Code = enclosingCode(Ctx, Use);
     FunctionUse Found{std::move(CalleeUsr), FunctionUse::UserKind::Other, ""};
     if (Code.PerSampleLambda || isPerSampleClass(Code.Record) ||
-        isMemberOfPerSampleClass(Code.Function))
+        isMemberOfPerSampleClass(Code.Function) || isGatheredRow(*Callee, Use))
       Found.Kind = FunctionUse::UserKind::PerSample;
     else if (Code.Function) {
       Found.Kind = FunctionUse::UserKind::Function;
       Found.User = usrOf(Code.Function);
     }
     Uses.push_back(std::move(Found));
+  }
+  /// A call of a host row builder whose tensor the caller gathers into host
+  /// rows (`rows.push_back(encode(b))`, HostWrites.h): its code works on the
+  /// host, as a data set's does.
+  bool isGatheredRow(const FunctionDecl &Callee, DynTypedNode Use) {
+    for (int Depth = 0; Depth < 4; ++Depth) {
+      DynTypedNodeList Parents = Ctx.getParents(Use);
+      if (Parents.empty())
+        return false;
+      if (const auto *Call = Parents[0].get<CallExpr>())
+        return Call->getCallee()->IgnoreImplicit() == Use.get<Expr>()->IgnoreImplicit() &&
+               isHostRowBuilder(Callee) && rowsGathering(Ctx, *Call);
+      if (!Parents[0].get<ImplicitCastExpr>() && !Parents[0].get<ParenExpr>())
+        return false;
+      Use = Parents[0];
+    }
+    return false;
   }
   ASTContext &Ctx;
 };

@@ -243,6 +243,32 @@ bool isLibraryDecl(const Decl *D) {
          Top == "__gnu_cxx";
 }
 
+bool isBroughtToHost(const Expr &E) {
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(E.IgnoreParenImpCasts());
+  const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+  if (!Method || !Method->getIdentifier())
+    return false;
+  if (Method->getName() == "cpu")
+    return true;
+  if (Method->getName() != "to" || Call->getNumArgs() == 0)
+    return false;
+  const auto *Ref =
+      dyn_cast<DeclRefExpr>(ignoreConversions(Call->getArg(0))->IgnoreParenImpCasts());
+  return Ref && Ref->getDecl()->getIdentifier() && Ref->getDecl()->getName() == "kCPU";
+}
+
+bool isHostMemoryAccess(const CXXMethodDecl *Method) {
+  // The methods are at::TensorBase's in LibTorch 1.13 and later.
+  if (!Method || !Method->getIdentifier() ||
+      !(isNamed(Method->getParent(), "at::TensorBase") || isNamed(Method->getParent(), "at::Tensor")))
+    return false;
+  const StringRef Name = Method->getName();
+  if (Name == "data")
+    return Method->getReturnType()->isPointerType();
+  return Name == "data_ptr" || Name == "const_data_ptr" || Name == "mutable_data_ptr" ||
+         Name == "accessor";
+}
+
 bool isTorchFunction(const FunctionDecl *F, StringRef Name) {
   if (!F || !F->getIdentifier() || F->getName() != Name)
     return false;

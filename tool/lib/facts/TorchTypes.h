@@ -109,6 +109,15 @@ bool isLibraryDecl(const clang::Decl *D);
 /// "torch", "c10").
 bool isInNamespace(const clang::Decl *D, llvm::ArrayRef<llvm::StringRef> Namespaces);
 
+/// `x.cpu()`, `x.to(torch::kCPU)`: the program asks for a host tensor.
+bool isBroughtToHost(const clang::Expr &E);
+
+/// True for a tensor method that hands host code the tensor's memory:
+/// `data_ptr<T>()`, LibTorch 2's `const_data_ptr`/`mutable_data_ptr`, the
+/// deprecated `data<T>()` (not `data()`, which gives a tensor), and
+/// `accessor<T, N>()`. Host memory only on a host tensor.
+bool isHostMemoryAccess(const clang::CXXMethodDecl *Method);
+
 /// True if the function's qualified name is `torch::<Name>` or `at::<Name>`.
 bool isTorchFunction(const clang::FunctionDecl *F, llvm::StringRef Name);
 

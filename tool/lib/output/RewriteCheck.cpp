@@ -153,7 +153,7 @@ public:
       : Files(Files), Directory(Directory) {
     namespace m = clang::ast_matchers;
     Finder.addMatcher(
-        m::cxxMemberCallExpr(m::callee(m::cxxMethodDecl(m::hasAnyName("data_ptr", "accessor", "data"))),
+        m::cxxMemberCallExpr(m::callee(m::cxxMethodDecl(isHostMemoryAccessMethod())),
                              m::on(m::expr().bind("object")))
             .bind("access"),
         &Check);

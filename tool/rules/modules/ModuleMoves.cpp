@@ -307,9 +307,11 @@ const Stmt *endOfInitialisation(MigrationContext &Ctx, const CompoundStmt &Block
     if (startsThread(*S))
       break;
     if (mentionsModule(*S, Module)) {
-      if (!initialisesModule(Ctx.ast(), *S, Module, ByCall))
+      const StatementRole Role = roleOf(Ctx.ast(), *S, Module, ByCall);
+      if (Role == StatementRole::Uses)
         break;
-      Last = S;
+      if (Role == StatementRole::Initialises)
+        Last = S;
       continue;
     }
     if (initialisesMemberByCall(Ctx, *S, Module)) {
