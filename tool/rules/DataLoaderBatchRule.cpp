@@ -24,6 +24,16 @@ bool mentions(const Stmt &S, const VarDecl &Var) {
   return llvm::any_of(S.children(), [&](const Stmt *Child) { return Child && mentions(*Child, Var); });
 }
 
+/// Calls `Found` with every reference to `Var` in `S`.
+template <typename Callback>
+void forEachReference(const Stmt &S, const VarDecl &Var, Callback &&Found) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(&S); Ref && Ref->getDecl() == &Var)
+    Found(*Ref);
+  for (const Stmt *Child : S.children())
+    if (Child)
+      forEachReference(*Child, Var, Found);
+}
+
 /// Is `S` a guard that skips or leaves the loop without the batch (`if (i >=
 /// max_batches) continue;`, `if (done) break;`)?
 bool isGuard(const Stmt &S, const VarDecl &Batch) {
@@ -168,6 +178,37 @@ bool isLoaderLoop(const CXXForRangeStmt &Loop) {
   return Record && isOrDerivesFrom(Record, "torch::data::DataLoaderBase");
 }
 
+/// Does `S` reach a module (a variable, member or expression whose type is,
+/// points to or holds one)? A value computed with one is the model's output.
+bool reachesModule(const Stmt &S) {
+  if (const auto *E = dyn_cast<Expr>(&S);
+      E && isa<DeclRefExpr, MemberExpr>(E) &&
+      classifyModuleSlot(E->getType().getNonReferenceType()).holdsModules())
+    return true;
+  return llvm::any_of(S.children(),
+                      [](const Stmt *Child) { return Child && reachesModule(*Child); });
+}
+
+/// Does `S` mention a tensor of the batch (`batch.data`): those are moved
+/// as such (moveFields()).
+bool mentionsBatchTensor(const Stmt &S, const VarDecl &Batch) {
+  if (const auto *E = dyn_cast<Expr>(&S); E && isa<MemberExpr>(E) &&
+                                           isTensorType(E->getType()) &&
+                                           !pathFromBatch(Batch, E).empty())
+    return true;
+  return llvm::any_of(S.children(), [&](const Stmt *Child) {
+    return Child && mentionsBatchTensor(*Child, Batch);
+  });
+}
+
+/// `x.to(device)`: already a move to a device.
+bool isDeviceMove(const Expr &E) {
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(ignoreConversions(&E)->IgnoreParens());
+  const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+  return Method && Method->getIdentifier() && Method->getName() == "to" && Call->getNumArgs() &&
+         isDeviceExpression(*ignoreConversions(Call->getArg(0)));
+}
+
 } // namespace
 
 void DataLoaderBatchRule::registerMatchers(MatchFinder *Finder) {
@@ -208,6 +249,8 @@ void DataLoaderBatchRule::check(const MatchFinder::MatchResult &Result) {
     return;
   if (!RewrittenLoops.insert(Ctx.offsetOf(Loop->getBeginLoc())).second)
     return; // another instantiation of the same loop
+  if (!Assumed)
+    moveDerivedTensors(*Batch, *Body);
   std::string Moves = moveFields(*Batch, *Body, Assumed);
   if (Moves.empty())
     return;
@@ -298,6 +341,49 @@ std::string DataLoaderBatchRule::moveFields(const VarDecl &Batch, const Compound
       rewrite(Use->getSourceRange(), replacement(Use->getSourceRange(), Local));
   }
   return Moves;
+}
+
+void DataLoaderBatchRule::moveDerivedTensors(const VarDecl &Batch, const CompoundStmt &Body) {
+  // Locals computed from the batch, in order: `auto parts = collate(batch);`,
+  // then `torch::Tensor x = parts.at(0);`. No module takes part.
+  llvm::SmallPtrSet<const VarDecl *, 8> Derived{&Batch};
+  auto FromBatch = [&](const Expr &Init) {
+    return llvm::any_of(Derived, [&](const VarDecl *Var) { return mentions(Init, *Var); }) &&
+           !reachesModule(Init) && !mentionsBatchTensor(Init, Batch);
+  };
+  for (const Stmt *Statement : Body.body()) {
+    const auto *Declaration = dyn_cast<DeclStmt>(Statement);
+    if (!Declaration)
+      continue;
+    for (const Decl *D : Declaration->decls()) {
+      const auto *Var = dyn_cast<VarDecl>(D);
+      const Expr *Init = Var ? Var->getInit() : nullptr;
+      // A number (`batch.size()`) carries no batch data: factories sized by
+      // it are tensor-factory's.
+      if (!Init || Var->getType()->isScalarType() || !FromBatch(*Init))
+        continue;
+      Derived.insert(Var);
+      if (!isTensorType(Var->getType()) || Var->getType()->isReferenceType() ||
+          isDeviceMove(*Init) || isBroughtToHost(*Init))
+        continue;
+      // Moved where it is made, when device code uses it.
+      bool DeviceUse = false;
+      forEachReference(Body, *Var, [&](const DeclRefExpr &Ref) {
+        DeviceUse |= isDeviceUse(Ctx.ast(), Ref);
+      });
+      if (!DeviceUse)
+        continue;
+      const Expr *Value = ignoreConversions(Init)->IgnoreParens();
+      const bool Postfix =
+          isa<CallExpr, DeclRefExpr, MemberExpr, ArraySubscriptExpr>(Value) &&
+          !isa<CXXOperatorCallExpr>(Value);
+      if (!Postfix)
+        rewrite(Value->getSourceRange(), insertion(Ctx.offsetOf(Value->getBeginLoc()), "("));
+      rewrite(Value->getSourceRange(),
+              insertion(Ctx.offsetAfterToken(Value->getEndLoc()),
+                        (Postfix ? ".to(" : ").to(") + Ctx.device().at(*Value) + ")"));
+    }
+  }
 }
 
 } // namespace to_device_migrate

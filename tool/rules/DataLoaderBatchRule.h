@@ -8,6 +8,8 @@
 // loop variable cannot be assigned: its fields are copied into fresh variables
 // (`auto batch_data = batch.data.to(device);`) and the uses renamed.
 // In a function template the loop is rewritten once, from its instantiations.
+// Tensors computed from the batch by the program's own code, without a model
+// (`torch::Tensor x = collate(batch).at(0);`), are moved where they are made.
 // A sample taken from a data set by hand (`auto s = dataset.get(i);`) gets the
 // tensors that device code uses of it moved right after it (its label read
 // with item() stays).
@@ -30,6 +32,11 @@ private:
   /// uses of a const batch); empty when there is nothing to move.
   std::string moveFields(const clang::VarDecl &Batch, const clang::CompoundStmt &Body,
                          bool Assumed);
+  /// Tensors the loop body computes from the batch without a module
+  /// (`auto parts = collate(batch); torch::Tensor x = parts.at(0);`, a
+  /// program's own stacking of a custom item type) are moved where they are
+  /// made, when device code uses them.
+  void moveDerivedTensors(const clang::VarDecl &Batch, const clang::CompoundStmt &Body);
   /// `auto sample = dataset.get(i);`: the tensors of the sample that device
   /// code uses are moved right after it.
   void moveSample(const clang::VarDecl &Sample, const clang::CXXMethodDecl &Method);
