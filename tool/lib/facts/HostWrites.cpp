@@ -333,8 +333,12 @@ bool isHostRowBuilder(const FunctionDecl &F) {
   return !ReachesOtherState(Definition->getBody());
 }
 
-const VarDecl *rowsGathering(ASTContext &Ast, const CallExpr &Row) {
-  const Stmt *User = userOf(Ast, Row);
+namespace {
+
+/// The gathered host rows (isGatheredHostRows()) `Value` is appended to
+/// (`rows.push_back(value)`, also through `std::move`), or null.
+const VarDecl *rowsAppendedTo(ASTContext &Ast, const Expr &Value) {
+  const Stmt *User = userOf(Ast, Value);
   if (const auto *Move = dyn_cast_or_null<CallExpr>(User);
       Move && Move->getNumArgs() == 1 && isNamed(Move->getDirectCallee(), "std::move"))
     User = userOf(Ast, *Move);
@@ -345,6 +349,12 @@ const VarDecl *rowsGathering(ASTContext &Ast, const CallExpr &Row) {
       dyn_cast<DeclRefExpr>(Append->getImplicitObjectArgument()->IgnoreParenImpCasts());
   const auto *Rows = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   return Rows && isGatheredHostRows(Ast, *Rows) ? Rows : nullptr;
+}
+
+} // namespace
+
+const VarDecl *rowsGathering(ASTContext &Ast, const CallExpr &Row) {
+  return rowsAppendedTo(Ast, Row);
 }
 
 bool isGatheredHostRows(ASTContext &Ast, const VarDecl &Rows) {
@@ -389,14 +399,7 @@ bool isGatheredField(ASTContext &Ast, const Expr &Field) {
 }
 
 const VarDecl *gatheredInto(ASTContext &Ast, const Expr &Factory) {
-  const Expr *Row = &endOfChain(Ast, Factory);
-  const auto *Append = dyn_cast_or_null<CXXMemberCallExpr>(userOf(Ast, *Row));
-  if (!Append || !isNamedCall(Append->getMethodDecl(), {"push_back", "emplace_back"}))
-    return nullptr;
-  const auto *Ref =
-      dyn_cast<DeclRefExpr>(Append->getImplicitObjectArgument()->IgnoreParenImpCasts());
-  const auto *Rows = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  return Rows && isGatheredHostRows(Ast, *Rows) ? Rows : nullptr;
+  return rowsAppendedTo(Ast, endOfChain(Ast, Factory));
 }
 
 bool holdsHostData(const VarDecl &Var) {
@@ -743,8 +746,6 @@ bool isBoundToNonConstReference(const Stmt &User, const Expr &Arg) {
   for (unsigned I = Shift; I < Call->getNumArgs() && I - Shift < Callee->getNumParams(); ++I) {
     if (ignoreConversions(Call->getArg(I)) != ignoreConversions(&Arg))
       continue;
-    if (I - Shift >= Callee->getNumParams())
-      return false;
     const QualType Type = Callee->getParamDecl(I - Shift)->getType();
     return Type->isLValueReferenceType() && !Type->getPointeeType().isConstQualified() &&
            isTensorType(Type->getPointeeType());
