@@ -561,9 +561,11 @@ bool isHostWrite(ASTContext &Ast, const Expr &Ref, const ValueDecl &Tensor) {
   const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
   if (!Method || !Method->getIdentifier())
     return false;
-  // `t.fill_(0.5)`, `t.index_put_({i}, v)` from a host value; `zero_()`
-  // and fills from a computed tensor are not the host's.
-  if (isElementWriteMethod(Method->getName()) && Method->getName() != "copy_" &&
+  // `t[i].fill_(0.5)`, `t.index_put_({i}, v)` from a host value; `zero_()`
+  // and fills from a computed tensor are not the host's, nor is a fill of
+  // the whole tensor (`labels.fill_(1)`): one operation, done where it is.
+  const bool WholeFill = Method->getName() == "fill_" && &Viewed == &Ref;
+  if (isElementWriteMethod(Method->getName()) && Method->getName() != "copy_" && !WholeFill &&
       Call->getNumArgs() && isHostValue(*Call->getArg(Call->getNumArgs() - 1)))
     return true;
   return isHostMemoryAccess(Method) && isWriteAccess(Ast, *Call);
