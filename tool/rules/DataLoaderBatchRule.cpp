@@ -34,6 +34,14 @@ void forEachReference(const Stmt &S, const VarDecl &Var, Callback &&Found) {
       forEachReference(*Child, Var, Found);
 }
 
+/// `x.to(device)`: already a move to a device.
+bool isDeviceMove(const Expr &E) {
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(ignoreConversions(&E)->IgnoreParens());
+  const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+  return Method && Method->getIdentifier() && Method->getName() == "to" && Call->getNumArgs() &&
+         isDeviceExpression(*ignoreConversions(Call->getArg(0)));
+}
+
 /// Is `S` a guard that skips or leaves the loop without the batch (`if (i >=
 /// max_batches) continue;`, `if (done) break;`)?
 bool isGuard(const Stmt &S, const VarDecl &Batch) {
@@ -109,9 +117,7 @@ public:
     return true;
   }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
-    const CXXMethodDecl *Method = Call->getMethodDecl();
-    if (Method && Method->getIdentifier() && Method->getName() == "to" && Call->getNumArgs() &&
-        isDeviceExpression(*ignoreConversions(Call->getArg(0))))
+    if (isDeviceMove(*Call))
       markHandled(Call->getImplicitObjectArgument()); // `batch.data.to(device)` somewhere
     return true;
   }
@@ -199,14 +205,6 @@ bool mentionsBatchTensor(const Stmt &S, const VarDecl &Batch) {
   return llvm::any_of(S.children(), [&](const Stmt *Child) {
     return Child && mentionsBatchTensor(*Child, Batch);
   });
-}
-
-/// `x.to(device)`: already a move to a device.
-bool isDeviceMove(const Expr &E) {
-  const auto *Call = dyn_cast<CXXMemberCallExpr>(ignoreConversions(&E)->IgnoreParens());
-  const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
-  return Method && Method->getIdentifier() && Method->getName() == "to" && Call->getNumArgs() &&
-         isDeviceExpression(*ignoreConversions(Call->getArg(0)));
 }
 
 } // namespace
