@@ -225,6 +225,7 @@ static int writeOutcomes(llvm::ArrayRef<FileOutcome> Outcomes, const driver::Out
                          size_t Skipped) {
   int Status = Skipped ? 1 : 0;
   TranslationUnitDiagnostics Fixes;
+  driver::FindingPrinters Printers;
   size_t Migrated = 0, Unchanged = 0, Failed = Skipped, Rewrites = 0;
   for (const FileOutcome &Outcome : Outcomes) {
     if (!Outcome.Result) {
@@ -240,10 +241,15 @@ static int writeOutcomes(llvm::ArrayRef<FileOutcome> Outcomes, const driver::Out
                                      "to-device-migrate; please report it with the lines above)");
       continue;
     }
-    const size_t Edits = Outcome.Result->edits().size();
+    if (!Outcome.FormatError.empty() && !Options.Check) {
+      ++Failed;
+      Status = error(Outcome.Input + " was not changed: " + Outcome.FormatError);
+      continue;
+    }
+    const size_t Edits = Outcome.Result->editCount();
     Rewrites += Edits;
     ++(Edits == 0 ? Unchanged : Migrated);
-    Status |= driver::writeResult(*Outcome.Result, Options, Fixes);
+    Status |= driver::writeResult(*Outcome.Result, Options, Printers, Fixes);
   }
   if (!Options.ExportFixes.empty())
     Status |= driver::writeFixes(Options.ExportFixes, Fixes);
@@ -314,6 +320,7 @@ int main(int Argc, const char **Argv) {
   Run.CheckRewritesCompile = !Output.Check && !NoCompileCheck;
   Run.AppendForTesting = AppendForTesting;
   Run.FormatStyle = FormatStyle;
+  Run.WarningComments = Comments && !Output.Check;
   llvm::Regex Headers(HeaderFilter);
   if (std::string Why; !HeaderFilter.empty() && !Headers.isValid(Why))
     return error("--header-filter: '" + HeaderFilter + "' is not a valid regex: " + Why);

@@ -20,10 +20,5 @@ TEST(SourceLines, LineAtDropsTheLineBreakCrlfIncluded) {
   EXPECT_EQ(lineStart("a\nbb\nccc", 3), 5u);
 }
 
-TEST(SourceLines, CaretKeepsTabsSoItLinesUp) {
-  EXPECT_EQ(caretLine("\tx = 1;", 2), "\t^");
-  EXPECT_EQ(caretLine("  y", 3), "  ^");
-}
-
 } // namespace
 } // namespace to_device_migrate

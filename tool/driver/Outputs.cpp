@@ -1,21 +1,18 @@
 #include "driver/Outputs.h"
-#include "output/Formatting.h"
 #include "output/Output.h"
 #include "output/Report.h"
 #include "output/UnifiedDiff.h"
-#include "output/WarningComments.h"
 #include "compat/LlvmCompat.h"
 
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/WithColor.h"
 
 namespace to_device_migrate::driver {
 
-using clang::tooling::Replacement;
-using clang::tooling::Replacements;
 using clang::tooling::TranslationUnitDiagnostics;
 
 int error(const llvm::Twine &Message) {
@@ -47,6 +44,10 @@ static llvm::Expected<std::string> targetOf(llvm::StringRef Path, const OutputOp
   return Mirrored.str().str();
 }
 
+FindingPrinters::FindingPrinters()
+    : Errors(llvm::errs(), llvm::sys::Process::StandardErrHasColors()),
+      Out(llvm::outs(), llvm::sys::Process::StandardOutHasColors()) {}
+
 /// Writes `Contents` to `Path` atomically; returns the exit status.
 static int writeAtomically(llvm::StringRef Path, llvm::StringRef Contents) {
   if (llvm::Error Err = writeFileAtomically(Path, Contents))
@@ -62,42 +63,34 @@ static void addDiagnostics(const FileResult &Result, TranslationUnitDiagnostics 
       Fixes.Diagnostics.push_back(F.Diag);
 }
 
-int writeResult(FileResult Result, const OutputOptions &Options, TranslationUnitDiagnostics &Fixes) {
+int writeResult(const FileResult &Result, const OutputOptions &Options, FindingPrinters &Printers,
+                TranslationUnitDiagnostics &Fixes) {
   for (const Finding *F : Result.inSourceOrder())
     if (!F->isEdit())
-      printFinding(llvm::errs(), *F);
+      Printers.Errors.print(Result, *F);
   if (Result.error())
     return 1; // nothing is written (printed above)
   if (Options.Check)
-    return printRewrites(llvm::outs(), Result) ? 1 : 0;
-  if (Options.Comments)
-    addWarningComments(Result);
-  llvm::Expected<Replacements> Replaces = rewriteOf(Result, Options.FormatStyle);
-  if (!Replaces)
-    return error(llvm::toString(Replaces.takeError()));
+    return Printers.Out.printRewrites(Result) ? 1 : 0;
   if (!Options.ExportFixes.empty()) {
     if (Fixes.MainSourceFile.empty())
       Fixes.MainSourceFile = Result.Path;
     addDiagnostics(Result, Fixes);
   }
   if (Options.Diff) {
-    llvm::outs() << unifiedDiff(relativePath(Result.Path), Result.Original, *Replaces);
+    llvm::outs() << unifiedDiff(relativePath(Result.Path), Result.Original, Result.Rewrite);
     return 0;
   }
-  llvm::Expected<std::string> Migrated =
-      clang::tooling::applyAllReplacements(Result.Original, *Replaces);
-  if (!Migrated)
-    return error(llvm::toString(Migrated.takeError()));
   if (!Options.InPlace && Options.OutputFile.empty() && Options.OutRoot.empty()) {
-    llvm::outs() << *Migrated;
+    llvm::outs() << Result.Migrated;
     return 0;
   }
-  if (Options.InPlace && *Migrated == Result.Original)
+  if (Options.InPlace && Result.Migrated == Result.Original)
     return 0;
   llvm::Expected<std::string> Target = targetOf(Result.Path, Options);
   if (!Target)
     return error(llvm::toString(Target.takeError()));
-  return writeAtomically(*Target, *Migrated);
+  return writeAtomically(*Target, Result.Migrated);
 }
 
 int writeFixes(const std::string &Path, const TranslationUnitDiagnostics &Fixes) {
@@ -124,7 +117,7 @@ std::string progressLine(const FileOutcome &Outcome, size_t Done, size_t Total) 
   std::string Line = llvm::formatv("[{0}/{1}] {2}: ", Done, Total, relativePath(Outcome.Input));
   if (!Outcome.Result)
     return Line + "failed to parse";
-  const size_t Rewrites = Outcome.Result->edits().size();
+  const size_t Rewrites = Outcome.Result->editCount();
   return Line + std::to_string(Rewrites) + (Rewrites == 1 ? " rewrite" : " rewrites");
 }
 

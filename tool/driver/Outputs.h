@@ -6,6 +6,7 @@
 
 #include "driver/Options.h"
 #include "output/FileOutcome.h"
+#include "output/FindingPrinter.h"
 
 #include "clang/Tooling/Core/Diagnostic.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -22,9 +23,20 @@ int error(const llvm::Twine &Message);
 /// `Path` relative to the working directory when below it, for diff headers.
 std::string relativePath(llvm::StringRef Path);
 
-/// Writes one file's result as the options ask; returns the exit status.
-/// With --export-fixes, its edits and findings are added to `Fixes`.
-int writeResult(FileResult Result, const OutputOptions &Options, clang::tooling::TranslationUnitDiagnostics &Fixes);
+/// Where findings are printed: warnings and notes to stderr, the rewrites
+/// --check lists to stdout.
+struct FindingPrinters {
+  FindingPrinter Errors;
+  FindingPrinter Out;
+  FindingPrinters();
+};
+
+/// Writes one file's result as the options ask (its text is made once, with
+/// --comments and --format-style, before the compile check: FileResult::Migrated);
+/// returns the exit status. With --export-fixes, its edits and findings are
+/// added to `Fixes`.
+int writeResult(const FileResult &Result, const OutputOptions &Options, FindingPrinters &Printers,
+                clang::tooling::TranslationUnitDiagnostics &Fixes);
 
 /// --export-fixes: the diagnostics as clang-tidy exports them (each edit with
 /// its rule, message and replacement; each warning and note with its message),

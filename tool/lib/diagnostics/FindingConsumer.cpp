@@ -128,15 +128,31 @@ std::string FindingConsumer::withFileNewlines(StringRef Text) const {
 void FindingConsumer::acceptEdits(DiagnosticsEngine::Level Level, const Diagnostic &Info,
                                   StringRef Message) {
   tooling::Replacements Fixes;
-  bool New = false;
   for (const FixItHint &Fix : Info.getFixItHints()) {
     auto [Begin, End] = offsetsOf(Fix.RemoveRange);
-    std::string Text = withFileNewlines(Fix.CodeToInsert);
-    New |= Edits.add(Begin, End - Begin, Text, Rule);
-    llvm::consumeError(Fixes.add(tooling::Replacement(Result.Path, Begin, End - Begin, Text)));
+    tooling::Replacement New(Result.Path, Begin, End - Begin, withFileNewlines(Fix.CodeToInsert));
+    if (Seen.count({Begin, End - Begin, New.getReplacementText().str()}))
+      continue; // made already (one template seen through two instantiations)
+    if (std::optional<tooling::Replacement> Other = Result.overlappingEdit(New)) {
+      // Both cannot be made: as clang-tidy does, the first one accepted is
+      // kept and this site stays where it is, said at its line.
+      const Finding *Owner = Result.findingOf(*Other);
+      const unsigned Line = lineAndColumn(Result.Original, Other->getOffset()).first;
+      accept(FindingKind::Warning, Info.getLocation(),
+             (Message + "; not rewritten: its edit overlaps the edit of rule '" +
+              (Owner ? Owner->rule() : std::string("?")) + "' at line " + std::to_string(Line) +
+              "; place it by hand")
+                 .str());
+      return;
+    }
+    llvm::consumeError(Fixes.add(New));
   }
-  if (!New)
+  if (Fixes.empty())
     return; // every edit of it is made already
+  for (const tooling::Replacement &Fix : Fixes) {
+    Seen.insert({Fix.getOffset(), Fix.getLength(), Fix.getReplacementText().str()});
+    Result.mergeEdit(Fix);
+  }
   accept(Level == DiagnosticsEngine::Remark ? FindingKind::SupportCode : FindingKind::Rewrite,
          Info.getLocation(), Message);
   Result.Findings.back().Diag.Message.Fix[Result.Path] = std::move(Fixes);
@@ -155,10 +171,6 @@ void FindingConsumer::accept(FindingKind Kind, SourceLocation Loc, StringRef Mes
     F.Line = P.getLine();
     F.Column = P.getColumn();
     F.Diag.Message.FileOffset = SM.getFileOffset(At);
-    bool Invalid = false;
-    StringRef Buffer = SM.getBufferData(SM.getFileID(At), &Invalid);
-    if (!Invalid)
-      F.SourceLine = lineAt(Buffer, F.Diag.Message.FileOffset).str();
   }
   if (SM.getFileID(At) == File)
     F.Diag.Message.FilePath = Result.Path;
@@ -166,19 +178,6 @@ void FindingConsumer::accept(FindingKind Kind, SourceLocation Loc, StringRef Mes
 }
 
 FileResult FindingConsumer::takeResult() {
-  if (auto Conflict = Edits.conflict()) {
-    Finding F;
-    F.Kind = FindingKind::Error;
-    F.Diag.DiagnosticName = Conflict->second.Rule;
-    F.Diag.DiagLevel = tooling::Diagnostic::Error;
-    F.Diag.Message.Message = "conflicting edits from rules '" + Conflict->first.Rule + "' and '" +
-                             Conflict->second.Rule + "'; file left unchanged";
-    F.Diag.Message.FilePath = Result.Path;
-    F.Diag.Message.FileOffset = Conflict->second.Offset;
-    std::tie(F.Line, F.Column) = lineAndColumn(Result.Original, Conflict->second.Offset);
-    F.SourceLine = lineAt(Result.Original, Conflict->second.Offset).str();
-    Result.Findings.push_back(std::move(F));
-  }
   FileResult Done = std::move(Result);
   Result = FileResult();
   return Done;

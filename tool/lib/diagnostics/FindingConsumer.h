@@ -12,8 +12,9 @@
 //     (a header --header-filter does not select) is left alone;
 //   - duplicates: an edit already made (one template seen through two
 //     instantiations, a declaration asked for twice) is kept once;
-//   - conflicts: two edits that overlap become one error finding, and the file
-//     is not written.
+//   - conflicts: as clang-tidy does, a diagnostic whose fix overlaps a fix
+//     accepted before keeps its place but loses its fix: it becomes a warning
+//     saying which rule's edit it overlaps, so the site is placed by hand.
 #pragma once
 
 #include "diagnostics/Finding.h"
@@ -25,6 +26,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 
 namespace to_device_migrate {
 
@@ -44,7 +46,7 @@ public:
   void setRule(llvm::StringRef Name) { Rule = Name.str(); }
   void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
                         const clang::Diagnostic &Info) override;
-  /// The findings, with an error finding when two edits conflict (once, at the end).
+  /// The findings and their edits.
   FileResult takeResult();
 
 private:
@@ -67,8 +69,8 @@ private:
   clang::FileID File;
   FileResult Result;
   std::string Rule;
-  /// Every edit accepted, each once: what de-duplication and the conflict check read.
-  EditSet Edits;
+  /// Every edit accepted (offset, length, text): one made already is not made again.
+  std::set<std::tuple<unsigned, unsigned, std::string>> Seen;
   std::set<std::pair<unsigned, std::string>> MacroUses;
 };
 

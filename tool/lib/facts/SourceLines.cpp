@@ -40,11 +40,4 @@ llvm::StringRef lineBefore(llvm::StringRef Code, size_t Offset) {
   return Start == 0 ? llvm::StringRef() : lineAt(Code, Start - 1);
 }
 
-std::string caretLine(llvm::StringRef Line, unsigned Column) {
-  std::string Caret;
-  for (unsigned I = 0; I + 1 < Column; ++I)
-    Caret += I < Line.size() && Line[I] == '\t' ? '\t' : ' ';
-  return Caret + '^';
-}
-
 } // namespace to_device_migrate

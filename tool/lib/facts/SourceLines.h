@@ -21,8 +21,4 @@ llvm::StringRef lineAt(llvm::StringRef Code, size_t Offset);
 /// The line before the one holding `Offset`; empty on the first line.
 llvm::StringRef lineBefore(llvm::StringRef Code, size_t Offset);
 
-/// The caret under 1-based `Column` of `Line`, as clang prints it (tabs kept,
-/// so the caret lines up in a terminal).
-std::string caretLine(llvm::StringRef Line, unsigned Column);
-
 } // namespace to_device_migrate

@@ -19,6 +19,8 @@ struct FileOutcome {
   /// Why the rewritten code would not compile (RewriteCheck.h), one line each:
   /// when not empty, nothing is written for this file.
   std::vector<std::string> CompileErrors;
+  /// Why the edits could not be formatted (--format-style): nothing is written.
+  std::string FormatError;
 };
 
 } // namespace to_device_migrate

@@ -7,15 +7,14 @@
 
 #include "diagnostics/Finding.h"
 
-#include "clang/Tooling/Core/Replacement.h"
 #include "llvm/Support/Error.h"
 
 namespace to_device_migrate {
 
-/// The replacements that rewrite `Result`: its findings' fixes merged
-/// (conflicts are an error), then cleaned up and formatted around each change
-/// in `Style` (a clang-format style name, `file`, or `{key: value, ...}`).
-llvm::Expected<clang::tooling::Replacements> rewriteOf(const FileResult &Result,
-                                                       llvm::StringRef Style);
+/// Makes what `Result` will be, once: its edits cleaned up and formatted
+/// around each change in `Style` (a clang-format style name, `file`, or
+/// `{key: value, ...}`) into Result.Rewrite, applied to its original text
+/// into Result.Migrated. The compile check and the writer both read these.
+llvm::Error settleRewrite(FileResult &Result, llvm::StringRef Style);
 
 } // namespace to_device_migrate

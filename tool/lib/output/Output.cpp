@@ -1,5 +1,4 @@
 #include "output/Output.h"
-#include "facts/SourceLines.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -36,23 +35,6 @@ llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents) 
                                    EC.message().c_str());
   }
   return llvm::Error::success();
-}
-
-void printFinding(llvm::raw_ostream &OS, const Finding &F) {
-  OS << llvm::formatv("{0}:{1}:{2}: {3}: {4} [{5}]\n", F.file(), F.Line, F.Column,
-                      F.severityName(), F.message(), F.rule());
-  if (!F.SourceLine.empty())
-    OS << F.SourceLine << "\n" << caretLine(F.SourceLine, F.Column) << "\n";
-}
-
-unsigned printRewrites(llvm::raw_ostream &OS, const FileResult &Result) {
-  unsigned Count = 0;
-  for (const Finding *F : Result.inSourceOrder()) {
-    if (F->Kind == FindingKind::Rewrite)
-      printFinding(OS, *F);
-    Count += F->isWarning();
-  }
-  return Count;
 }
 
 } // namespace to_device_migrate

@@ -32,9 +32,9 @@ std::vector<Site> sitesOf(const FileResult &Result) {
       continue;
     }
     // A rewrite or support code is one edit, recorded at its own place.
-    const std::vector<Edit> Fixes = F.fixes();
-    assert(Fixes.size() == 1 && "the rules make one edit per edit finding");
-    std::string Inserted = llvm::StringRef(Fixes.front().Text).trim().str();
+    const clang::tooling::Replacements *Fixes = F.fixes();
+    assert(Fixes && Fixes->size() == 1 && "the rules make one edit per edit finding");
+    std::string Inserted = Fixes->begin()->getReplacementText().trim().str();
     std::replace(Inserted.begin(), Inserted.end(), '\n', ' '); // one site, one line
     Sites.push_back({F.Line, F.Column, F.rule(), "rewrite",
                      ruleSummary(F.rule()).str() + (Inserted.empty() ? std::string(" (removed text)")
@@ -51,7 +51,7 @@ std::vector<Site> sitesOf(const FileResult &Result) {
 const char *statusOf(const FileOutcome &Outcome) {
   if (!Outcome.Result)
     return "failed";
-  return Outcome.Result->edits().empty() ? "unchanged" : "migrated";
+  return Outcome.Result->editCount() == 0 ? "unchanged" : "migrated";
 }
 
 void count(RuleCounts &Counts, const Site &S) {

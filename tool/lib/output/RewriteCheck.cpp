@@ -2,7 +2,6 @@
 #include "facts/HostWrites.h"
 #include "facts/Matchers.h"
 #include "facts/SourceLines.h"
-#include "output/Formatting.h"
 #include "compat/LlvmCompat.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -30,11 +29,11 @@ std::string normalisedPath(llvm::StringRef File, llvm::StringRef Directory) {
   return Path.str().str();
 }
 
-/// A rewritten file: its original text, the edits and the new text.
+/// A rewritten file: its original text, the edits and the new text (FileResult::Rewrite, Migrated).
 struct Rewritten {
   const FileResult *Result = nullptr;
-  clang::tooling::Replacements Replaces;
-  std::string Text;
+  const clang::tooling::Replacements &Replaces;
+  const std::string &Text;
 
   /// Where `NewOffset` of the new text comes from in the original text, and
   /// whether it lies in text an edit wrote (then the offset is the edit's).
@@ -57,10 +56,12 @@ struct Rewritten {
   std::vector<std::string> rulesOnLineOf(unsigned Offset) const {
     const unsigned Line = lineAndColumn(Result->Original, Offset).first;
     std::vector<std::string> Rules;
-    const EditSet Edits = Result->edits(); // built on each call: keep it for the loop
-    for (const Edit &E : Edits.edits())
-      if (lineAndColumn(Result->Original, E.Offset).first == Line && !llvm::is_contained(Rules, E.Rule))
-        Rules.push_back(E.Rule);
+    for (const Finding &F : Result->Findings)
+      if (const clang::tooling::Replacements *Fixes = F.isEdit() ? F.fixes() : nullptr)
+        for (const clang::tooling::Replacement &Fix : *Fixes)
+          if (lineAndColumn(Result->Original, Fix.getOffset()).first == Line &&
+              !llvm::is_contained(Rules, F.rule()))
+            Rules.push_back(F.rule());
     return Rules;
   }
 };
@@ -210,31 +211,21 @@ std::vector<RewriteError> checkRewritesCompile(const clang::tooling::Compilation
                                                const std::string &MainFile,
                                                llvm::StringRef Directory,
                                                llvm::ArrayRef<clang::tooling::ArgumentsAdjuster> Flags,
-                                               llvm::ArrayRef<FileOutcome> Outcomes,
-                                               llvm::StringRef FormatStyle) {
+                                               llvm::ArrayRef<FileOutcome> Outcomes) {
+  // Each file as it will be written, from the one text made for it (Formatting.h).
   std::map<std::string, Rewritten> Files;
+  bool RulesEdited = false;
   for (const FileOutcome &Outcome : Outcomes) {
-    if (!Outcome.Result || Outcome.Result->edits().empty())
+    if (!Outcome.Result || Outcome.Result->Migrated == Outcome.Result->Original)
       continue;
-    llvm::Expected<clang::tooling::Replacements> Replaces =
-        rewriteOf(*Outcome.Result, FormatStyle);
-    if (!Replaces) { // a conflict: the driver reports it, and writes nothing for the file
-      llvm::consumeError(Replaces.takeError());
-      continue;
-    }
-    llvm::Expected<std::string> Text =
-        clang::tooling::applyAllReplacements(Outcome.Result->Original, *Replaces);
-    if (!Text) {
-      llvm::consumeError(Text.takeError());
-      continue;
-    }
+    RulesEdited |= Outcome.Result->editCount() > 0;
     llvm::SmallString<256> Path(Outcome.Result->Path);
     llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-    Files[Path.str().str()] = {&*Outcome.Result, std::move(*Replaces), std::move(*Text)};
+    Files.emplace(Path.str().str(), Rewritten{&*Outcome.Result, Outcome.Result->Rewrite,
+                                              Outcome.Result->Migrated});
   }
-  if (Files.empty())
+  if (!RulesEdited) // comments alone (--comments) change no code
     return {};
-
   clang::tooling::ClangTool Tool(Database, {MainFile},
                                  std::make_shared<clang::PCHContainerOperations>(),
                                  llvm::vfs::createPhysicalFileSystem());

@@ -29,15 +29,14 @@ struct RewriteError {
 };
 
 /// Re-parses `MainFile` (one command of `Database`, with `Flags`) with every
-/// outcome's rewritten text (formatted in `FormatStyle`) mapped over its file (absolute paths; relative
+/// outcome's migrated text (FileResult::Migrated) mapped over its file (absolute paths; relative
 /// ones clang reports are taken from `Directory`). Returns the errors, at most
 /// five; none if nothing changed or everything compiles.
 std::vector<RewriteError> checkRewritesCompile(const clang::tooling::CompilationDatabase &Database,
                                                const std::string &MainFile,
                                                llvm::StringRef Directory,
                                                llvm::ArrayRef<clang::tooling::ArgumentsAdjuster> Flags,
-                                               llvm::ArrayRef<FileOutcome> Outcomes,
-                                               llvm::StringRef FormatStyle);
+                                               llvm::ArrayRef<FileOutcome> Outcomes);
 
 /// `file:line:col: error: the migrated file would not compile: ... [rules]`.
 std::string describe(const RewriteError &Error);

@@ -30,8 +30,11 @@ void addWarningComments(FileResult &Result) {
     const std::string Text = Indent.str() + Comment + Newline;
     if (Present || !Commented.insert({Start, Text}).second)
       continue; // one comment for the same warning twice on a line
-    llvm::consumeError(F.Diag.Message.Fix[Result.Path].add(
-        clang::tooling::Replacement(Result.Path, Start, 0, Text)));
+    const clang::tooling::Replacement Inserted(Result.Path, Start, 0, Text);
+    if (Result.overlappingEdit(Inserted))
+      continue; // the line starts inside a rule's edit: the warning is printed only
+    llvm::consumeError(F.Diag.Message.Fix[Result.Path].add(Inserted));
+    Result.mergeEdit(Inserted);
   }
 }
 

@@ -3,7 +3,9 @@
 #include "run/ProgramAnalysis.h"
 #include "parse/HeaderFiles.h"
 #include "engine/Migrator.h"
+#include "output/Formatting.h"
 #include "output/RewriteCheck.h"
+#include "output/WarningComments.h"
 #include "compat/LlvmCompat.h"
 
 #include "clang/Frontend/TextDiagnosticPrinter.h"
@@ -26,9 +28,8 @@ namespace {
 void refuseWhatDoesNotCompile(const clang::tooling::CompilationDatabase &Database,
                               const std::string &File, llvm::StringRef Directory,
                               llvm::ArrayRef<clang::tooling::ArgumentsAdjuster> Flags,
-                              llvm::StringRef FormatStyle, std::vector<FileOutcome> &Outcomes) {
-  std::vector<RewriteError> Errors =
-      checkRewritesCompile(Database, File, Directory, Flags, Outcomes, FormatStyle);
+                              std::vector<FileOutcome> &Outcomes) {
+  std::vector<RewriteError> Errors = checkRewritesCompile(Database, File, Directory, Flags, Outcomes);
   if (Errors.empty())
     return;
   for (const RewriteError &Error : Errors) {
@@ -42,6 +43,20 @@ void refuseWhatDoesNotCompile(const clang::tooling::CompilationDatabase &Databas
           (&Outcome == &Outcomes.front()
                ? "a header migrated with it would not compile"
                : "the migrated code of " + Outcomes.front().Input + ", which includes it, would not compile"));
+}
+
+/// The compile check's own test (--append-for-testing): `Text` appended to a
+/// rewritten file, as support code would be.
+void appendForTesting(FileResult &Result, const std::string &Text) {
+  Finding Appended;
+  Appended.Kind = FindingKind::SupportCode;
+  Appended.Diag.DiagnosticName = "append-to-rewritten-files-for-testing";
+  Appended.Diag.Message.FilePath = Result.Path;
+  const clang::tooling::Replacement AtEnd(Result.Path, Result.Original.size(), 0, Text);
+  Appended.Diag.Message.FileOffset = AtEnd.getOffset();
+  llvm::consumeError(Appended.Diag.Message.Fix[Result.Path].add(AtEnd));
+  Result.Findings.push_back(std::move(Appended));
+  Result.mergeEdit(AtEnd);
 }
 
 /// Migrates `File` and the headers migrated from its parse: the file's outcome
@@ -99,20 +114,16 @@ std::vector<FileOutcome> migrateOne(const clang::tooling::CompilationDatabase &D
         MakeAbsolute(Path);
       F.renameFile(Path);
     }
-    if (!Options.AppendForTesting.empty() && !Migrated.Result->edits().empty()) {
-      Finding Appended;
-      Appended.Kind = FindingKind::SupportCode;
-      Appended.Diag.DiagnosticName = "append-to-rewritten-files-for-testing";
-      Appended.Diag.Message.FilePath = Migrated.Result->Path;
-      const unsigned End = Migrated.Result->Original.size();
-      Appended.Diag.Message.FileOffset = End;
-      llvm::consumeError(Appended.Diag.Message.Fix[Migrated.Result->Path].add(
-          clang::tooling::Replacement(Migrated.Result->Path, End, 0, Options.AppendForTesting)));
-      Migrated.Result->Findings.push_back(std::move(Appended));
-    }
+    Migrated.Result->Edits = withPath(Migrated.Result->Edits, Migrated.Result->Path);
+    if (!Options.AppendForTesting.empty() && Migrated.Result->editCount() > 0)
+      appendForTesting(*Migrated.Result, Options.AppendForTesting);
+    if (Options.WarningComments)
+      addWarningComments(*Migrated.Result);
+    if (llvm::Error Err = settleRewrite(*Migrated.Result, Options.FormatStyle))
+      Migrated.FormatError = llvm::toString(std::move(Err));
   }
   if (Options.CheckRewritesCompile)
-    refuseWhatDoesNotCompile(Database, File, Directory, Flags, Options.FormatStyle, Outcomes);
+    refuseWhatDoesNotCompile(Database, File, Directory, Flags, Outcomes);
   return Outcomes;
 }
 

@@ -34,6 +34,8 @@ struct RunOptions {
   bool CheckRewritesCompile = true;
   /// --format-style: how the changed lines are formatted (output/Formatting.h).
   std::string FormatStyle = "file";
+  /// --comments: each warning also becomes a comment above its line.
+  bool WarningComments = false;
   /// Appended to every file that has edits (the compile check's test).
   std::string AppendForTesting;
 };
