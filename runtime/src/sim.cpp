@@ -13,12 +13,15 @@
 
 #include <ATen/Parallel.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <sstream>
 
 namespace todevice {
@@ -59,12 +62,68 @@ struct SimGuardImpl final : public c10::impl::DeviceGuardImplInterface {
 // --- statistics ----------------------------------------------------------------
 std::array<std::atomic<std::uint64_t>, 4> counters; // h2d copies, bytes, d2h copies, bytes
 
+// TODEVICE_SIM_REPORT=lines: the program's stack (program_addresses) of each
+// host->device copy, with the copies and bytes made there. Off, a copy costs
+// one load of `copy_lines_on`.
+std::atomic<bool> copy_lines_on{false};
+struct CopiesAt {
+  std::uint64_t copies = 0, bytes = 0;
+};
+std::mutex copy_lines_lock;
+std::map<std::vector<void*>, CopiesAt>& copy_lines() {
+  // Never destroyed: report_at_exit reads it after the statics made later are gone.
+  static auto* lines = new std::map<std::vector<void*>, CopiesAt>();
+  return *lines;
+}
+
+bool report_requested() {
+  const char* value = std::getenv("TODEVICE_SIM_REPORT");
+  return todevice::detail::switched_on("TODEVICE_SIM_REPORT") ||
+         (value != nullptr && std::string(value) == "lines");
+}
+
+/// The source lines of the host->device copies, most copies first, then most bytes.
+void report_copy_lines() {
+  std::vector<std::vector<void*>> stacks;
+  std::vector<CopiesAt> counts;
+  {
+    std::lock_guard<std::mutex> guard(copy_lines_lock);
+    for (const auto& [stack, at] : copy_lines()) {
+      stacks.push_back(stack);
+      counts.push_back(at);
+    }
+  }
+  const std::vector<std::string> sites = describe_sites(stacks);
+  std::map<std::string, CopiesAt> by_site;
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    CopiesAt& at = by_site[sites[i].empty() ? "(unknown place)" : sites[i]];
+    at.copies += counts[i].copies;
+    at.bytes += counts[i].bytes;
+  }
+  std::vector<std::pair<std::string, CopiesAt>> lines(by_site.begin(), by_site.end());
+  auto print_top = [&](const char* title, auto more) {
+    std::sort(lines.begin(), lines.end(), [&](const auto& a, const auto& b) {
+      return more(a.second, b.second) || (!more(b.second, a.second) && a.first < b.first);
+    });
+    std::fprintf(stderr, "todevice_sim: host->device copies by source line, %s:\n", title);
+    for (std::size_t i = 0; i < lines.size() && i < 10; ++i)
+      std::fprintf(stderr, "todevice_sim:   %8llu copies %12llu bytes  %s%s\n",
+                   static_cast<unsigned long long>(lines[i].second.copies),
+                   static_cast<unsigned long long>(lines[i].second.bytes), lines[i].first.c_str(),
+                   lines[i].second.copies > 1 ? "  (repeated: a loop)" : "");
+  };
+  print_top("most copies", [](const CopiesAt& a, const CopiesAt& b) { return a.copies > b.copies; });
+  print_top("most bytes", [](const CopiesAt& a, const CopiesAt& b) { return a.bytes > b.bytes; });
+}
+
 void report_at_exit() {
-  if (!todevice::detail::switched_on("TODEVICE_SIM_REPORT"))
+  if (!report_requested())
     return;
   std::fprintf(stderr, "%s\n", format_stats(stats()).c_str());
   if (counting_operators())
     std::fprintf(stderr, "%s\n", format_operator_stats(operator_stats()).c_str());
+  if (copy_lines_on.load())
+    report_copy_lines();
 }
 
 // --- registration ---------------------------------------------------------------
@@ -138,8 +197,10 @@ void register_all() {
   // (main) thread now gives both the same team, hence bit-identical gradients.
   at::init_num_threads();
   todevice::register_named_device("sim", c10::Device(kSimType, 0));
-  if (todevice::detail::switched_on("TODEVICE_SIM_REPORT"))
+  if (report_requested())
     count_operators();
+  if (const char* value = std::getenv("TODEVICE_SIM_REPORT"); value && std::string(value) == "lines")
+    copy_lines_on.store(true);
   std::atexit(&report_at_exit);
 }
 
@@ -150,6 +211,13 @@ const bool registered = (register_all(), true);
 void count_host_to_device(std::uint64_t bytes) {
   counters[0].fetch_add(1, std::memory_order_relaxed);
   counters[1].fetch_add(bytes, std::memory_order_relaxed);
+  if (!copy_lines_on.load(std::memory_order_relaxed))
+    return;
+  std::vector<void*> stack = program_addresses(16);
+  std::lock_guard<std::mutex> guard(copy_lines_lock);
+  CopiesAt& at = copy_lines()[std::move(stack)];
+  ++at.copies;
+  at.bytes += bytes;
 }
 
 void count_device_to_host(std::uint64_t bytes) {

@@ -8,6 +8,9 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/stack.h>
 
+#include <cstdio>
+#include <mutex>
+#include <set>
 #include <string>
 
 namespace todevice {
@@ -44,24 +47,54 @@ void for_each_tensor(const c10::IValue& v, F&& f) {
   }
 }
 
+/// The first argument of `schema` holding a simulated tensor ("" if none).
+std::string first_sim_argument(const c10::FunctionSchema& schema, const torch::jit::Stack& stack,
+                               std::size_t first) {
+  const auto& args = schema.arguments();
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    bool sim = false;
+    for_each_tensor(stack[first + i], [&](const at::Tensor& t) { sim = sim || is_sim(t); });
+    if (sim)
+      return args[i].name();
+  }
+  return "";
+}
+
+/// Says on stderr where the program made the mixed call, once per place
+/// (a program that catches the error and goes on is told once), and returns
+/// the place for the error message: " at train.cpp:42 in train_step",
+/// " in train_step" (no debug info), or "" when unknown.
+std::string report_placement_error(const std::string& argument, const std::string& op,
+                                   const std::string& sim_argument) {
+  const std::string site = program_site();
+  const std::string where = site.empty() ? "" : (site.rfind("in ", 0) == 0 ? " " : " at ") + site;
+  static std::mutex lock;
+  static std::set<std::string> reported;
+  std::lock_guard<std::mutex> guard(lock);
+  if (reported.insert(site + "|" + op + "|" + argument).second)
+    std::fprintf(stderr, "todevice_sim: placement error%s: argument '%s' of %s is on cpu, '%s' on sim:0\n",
+                 where.c_str(), argument.c_str(), op.c_str(), sim_argument.c_str());
+  return where;
+}
+
 // CUDA's rule: every tensor argument on the device, except 0-dim CPU tensors,
-// which kernels read as scalars.
+// which kernels read as scalars. The error names the program's own line.
 void check_placement(const c10::FunctionSchema& schema, const torch::jit::Stack& stack,
                      std::size_t first) {
   const auto& args = schema.arguments();
-  bool any_sim = false;
-  for (std::size_t i = 0; i < args.size() && !any_sim; ++i)
-    for_each_tensor(stack[first + i], [&](const at::Tensor& t) { any_sim = any_sim || is_sim(t); });
-  if (!any_sim)
+  const std::string sim_argument = first_sim_argument(schema, stack, first);
+  if (sim_argument.empty())
     return;
   const std::string op = op_name(schema);
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& name = args[i].name();
     for_each_tensor(stack[first + i], [&](const at::Tensor& t) {
-      if (t.defined() && t.device().is_cpu() && t.dim() != 0 && !mixing_allowed(schema.name(), name))
-        TORCH_CHECK(false, "Expected all tensors to be on the same device, but found at least "
-                           "two devices, ", device_name(), " and cpu! (when checking argument '",
-                    name, "' of ", op, ")");
+      if (!t.defined() || !t.device().is_cpu() || t.dim() == 0 || mixing_allowed(schema.name(), name))
+        return;
+      const std::string where = report_placement_error(name, op, sim_argument);
+      TORCH_CHECK(false, "Expected all tensors to be on the same device, but found at least "
+                         "two devices, ", device_name(), " and cpu! (when checking argument '",
+                  name, "' of ", op, ")", where);
     });
   }
 }

@@ -13,6 +13,8 @@
 //  - sim_ops.cpp: the few native kernels (allocation, cross-device copies).
 //  - sim_rnn.cpp: recurrent layers, whose composites take a CPU-only path.
 //  - sim_hooks.cpp: the XPU hooks LibTorch 2.x asks which accelerator is present.
+//  - sim_source_lines.cpp: the program's own source line of a placement error
+//    or a copy (TODEVICE_SIM_REPORT=lines).
 //  - sim.cpp: registration, public API, transfer statistics.
 #pragma once
 
@@ -51,6 +53,18 @@ void install_fault_handler();
 // present; 1.13 has none: both do nothing there).
 bool accelerator_hooks_taken();
 void register_accelerator_hooks();
+
+// --- sim_source_lines.cpp -------------------------------------------------------
+// The return addresses on the calling thread's stack that lie in the program's
+// own objects (not LibTorch, todevice or the C/C++ runtime), innermost first,
+// at most `max`: cheap, nothing is symbolized.
+std::vector<void*> program_addresses(std::size_t max);
+// For each stack of program_addresses, the program's own place in it:
+// "train.cpp:42 in train_step", "in train_step" without debug info, "" if
+// unknown. Symbolizes with addr2line, once per object for all stacks.
+std::vector<std::string> describe_sites(const std::vector<std::vector<void*>>& stacks);
+// describe_sites of the calling stack.
+std::string program_site();
 
 // --- sim.cpp -----------------------------------------------------------------
 void count_host_to_device(std::uint64_t bytes);
