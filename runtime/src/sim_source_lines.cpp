@@ -22,6 +22,8 @@
 #include <memory>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace todevice {
 namespace sim {
 namespace detail {
@@ -143,7 +145,8 @@ std::string describe(const Frame& f) {
   std::string file = f.file;
   if (!file.empty()) {
     // Relative to the working directory when below it, as a compiler prints it.
-    if (const char* cwd = std::getenv("PWD"); cwd != nullptr && *cwd != '\0') {
+    char cwd[4096];
+    if (getcwd(cwd, sizeof cwd) != nullptr) {
       const std::string prefix = std::string(cwd) + "/";
       if (starts_with(file, prefix.c_str()))
         file = file.substr(prefix.size());

@@ -67,8 +67,31 @@ void HardcodedDeviceRule::check(const MatchFinder::MatchResult &Result) {
       rewriteDeviceType(*Ref);
 }
 
+/// The availability choice (`is_available() ? <kCUDA> : <kCPU>`) whose branch
+/// `Ref` is written in, through the Device it may make (`torch::Device(torch::kCUDA)`).
+static const AbstractConditionalOperator *enclosingDeviceChoice(ASTContext &Ast,
+                                                                const DeclRefExpr &Ref) {
+  const Stmt *Inner = &Ref;
+  for (int Level = 0; Level < 6; ++Level) {
+    DynTypedNodeList Parents = Ast.getParents(*Inner);
+    if (Parents.empty() || !Parents[0].get<Expr>())
+      return nullptr;
+    const Expr *E = Parents[0].get<Expr>();
+    if (const auto *Choice = dyn_cast<AbstractConditionalOperator>(E))
+      return Inner != Choice->getCond() && mentionsAvailabilityCheck(Choice->getCond()) ? Choice
+                                                                                        : nullptr;
+    Inner = E;
+  }
+  return nullptr;
+}
+
 void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
   bool IsCuda = Ref.getDecl()->getName() == "kCUDA";
+  if (const AbstractConditionalOperator *Choice = enclosingDeviceChoice(Ctx.ast(), Ref)) {
+    if (IsCuda && !Ctx.options().DeviceExpr.empty())
+      rewriteDeviceChoice(*Choice);
+    return; // already portable
+  }
   // Climb through the implicit conversions to the expression as used.
   const Expr *Used = &Ref;
   const Expr *ConvertedTo = nullptr; // the Device / TensorOptions it became
@@ -79,9 +102,6 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
       return;
     Parent = Parents[0];
     const auto *E = Parent.get<Expr>();
-    if (const auto *Choice = Parent.get<AbstractConditionalOperator>())
-      if (mentionsAvailabilityCheck(Choice->getCond()))
-        return; // already portable
     if (!E || ignoreConversions(E) != &Ref)
       break;
     if (!ConvertedTo && (isDeviceType(E->getType()) || isTensorOptionsType(E->getType())))
@@ -141,6 +161,21 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
     Replaced = DeviceConstruct;
   rewrite(Replaced->getSourceRange(),
           replacement(Replaced->getSourceRange(), Ctx.device().at(Ref)));
+}
+
+void HardcodedDeviceRule::rewriteDeviceChoice(const AbstractConditionalOperator &Choice) {
+  // Only where the choice becomes a torch::Device (a variable's initialiser, an
+  // argument): a DeviceType variable cannot hold the device expression.
+  const Expr *Used = &Choice;
+  while (!isDeviceType(Used->getType())) {
+    DynTypedNodeList Parents = Ctx.ast().getParents(*Used);
+    const Expr *E = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+    if (!E || (!isa<ParenExpr>(E) && ignoreConversions(E)->IgnoreParens() != &Choice))
+      return;
+    Used = E;
+  }
+  rewrite(Choice.getSourceRange(),
+          replacement(Choice.getSourceRange(), Ctx.device().expression()));
 }
 
 } // namespace to_device_migrate
