@@ -184,7 +184,7 @@ void register_all() {
   torch::Library& autograd = new_library("aten", c10::DispatchKey::AutogradXPU);
   for (torch::Library* library : {&aten, &autograd}) {
     register_dropout(*library);
-    register_recurrent_layers(*library);
+    register_cpu_path_operators(*library);
   }
   for (c10::DispatchKey key : {c10::DispatchKey::Conjugate, c10::DispatchKey::Negative})
     register_conjugation_passthrough(new_library("aten", key));

@@ -181,8 +181,13 @@ void register_fallback(torch::Library& all_xpu, torch::Library& aten_xpu) {
     if (!op || !op->hasKernelForDispatchKey(c10::DispatchKey::CPU) ||
         op->hasKernelForDispatchKey(kSimKey) || mixing_allowed(name.name, ""))
       continue; // no CPU kernel to run, a native one, or a copy (needs _copy_from)
+    // A CompositeImplicitAutograd kernel beside the CPU's (mish_backward's
+    // math_mish_backward) wins over the fallback in the same way and computes
+    // with other operators; on the XPU key alone, AutogradXPU then works as
+    // AutogradCPU does.
     if (op->hasKernelForDispatchKey(c10::DispatchKey::CompositeExplicitAutogradNonFunctional) ||
-        op->hasKernelForDispatchKey(c10::DispatchKey::CompositeExplicitAutograd)) {
+        op->hasKernelForDispatchKey(c10::DispatchKey::CompositeExplicitAutograd) ||
+        op->hasKernelForDispatchKey(c10::DispatchKey::CompositeImplicitAutograd)) {
       std::string short_name = name.name.substr(6);
       if (!name.overload_name.empty())
         short_name += "." + name.overload_name;

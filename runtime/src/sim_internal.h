@@ -11,7 +11,8 @@
 //  - sim_fallback.cpp: the boxed kernel for every operator without a native
 //    one: placement check, then the CPU kernel on aliases.
 //  - sim_ops.cpp: the few native kernels (allocation, cross-device copies).
-//  - sim_rnn.cpp: recurrent layers, whose composites take a CPU-only path.
+//  - sim_cpu_path.cpp: composites that take another path on a device than on
+//    the CPU (recurrent layers, adaptive pooling, group norm, attention).
 //  - sim_hooks.cpp: the XPU hooks LibTorch 2.x asks which accelerator is present.
 //  - sim_source_lines.cpp: the program's own source line of a placement error
 //    or a copy (TODEVICE_SIM_REPORT=lines).
@@ -84,8 +85,8 @@ struct FallbackScope {
 void register_native_kernels(torch::Library& aten_xpu);
 // For the XPU and AutogradXPU keys.
 void register_dropout(torch::Library& aten_xpu_or_autograd_xpu);
-// For the XPU and AutogradXPU keys (sim_rnn.cpp).
-void register_recurrent_layers(torch::Library& aten_xpu_or_autograd_xpu);
+// For the XPU and AutogradXPU keys (sim_cpu_path.cpp).
+void register_cpu_path_operators(torch::Library& aten_xpu_or_autograd_xpu);
 // For the Conjugate and Negative keys.
 void register_conjugation_passthrough(torch::Library& aten_conj_or_neg);
 // After register_native_kernels (it skips operators with an XPU kernel).

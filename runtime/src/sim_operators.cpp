@@ -30,7 +30,7 @@ char first_on_host[96] = {};
 // on host aliases of device memory: those are the device's work, not the host's.
 thread_local int fallback_depth = 0;
 // Backward passes follow their forward pass's devices, and the recurrent
-// layers' backward runs on the CPU by design (sim_rnn.cpp): only the
+// layers' backward runs on the CPU by design (sim_cpu_path.cpp): only the
 // program's forward calls are counted.
 thread_local int backward_depth = 0;
 

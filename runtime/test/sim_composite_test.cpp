@@ -1,6 +1,6 @@
 // Programs that run on a GPU run on the simulator too, and compute what the
 // CPU computes: inference mode, and recurrent layers (whose composites take a
-// CPU-only path, see sim_rnn.cpp).
+// CPU-only path, see sim_cpu_path.cpp).
 #include "todevice/sim.h"
 
 #include <gtest/gtest.h>

@@ -1,19 +1,27 @@
-// Recurrent layers, run whole on the CPU.
+// Composite operators that take another path for a device than for the CPU,
+// run whole on the CPU.
 //
-// at::lstm, at::gru and at::rnn_* are composites that take a faster path for
-// CPU inputs only (RNN.cpp, FullLayer: the input projection of every time step
-// in one matrix product instead of one per step). On the simulated device the
-// composite would take the per-step path, whose products round differently:
-// an Embedding + LSTM + Adam program then drifts from the CPU in the last
-// digit. The GRU cell takes a fused path for XPU tensors whose kernel exists
-// for CUDA only, so GRU would not run at all. So these operators run on the
-// CPU: inputs are copied there through a
-// differentiable copy, the CPU composite runs (recording its autograd graph as
-// on the CPU), and the outputs are copied back, also differentiably. The
-// copies are the simulator's own work: they are not counted as transfers.
+// at::lstm, at::gru and at::rnn_* take a faster path for CPU inputs only
+// (RNN.cpp, FullLayer: the input projection of every time step in one matrix
+// product instead of one per step); on the simulated device the per-step
+// path's products round differently, and an Embedding + LSTM + Adam program
+// drifts from the CPU in the last digit. The GRU cell takes a fused path for
+// XPU tensors whose kernel exists for CUDA only. Likewise (an audit of ATen's
+// composites that test the device, docs/simulator.md):
+//  - adaptive_avg_pool2d/3d with output size 1 compute a mean on the CPU but
+//    call _adaptive_avg_pool* for XPU tensors (LibTorch 1.13), other rounding
+//    and another backward;
+//  - group_norm keeps a channels-last input channels-last on the CPU only;
+//  - scaled_dot_product_attention (2.x) asks a dispatch stub that has no XPU
+//    entry in a CPU-only build: an internal assert on the device.
+// So these run on the CPU: inputs are copied there through a differentiable
+// copy, the CPU composite runs (recording its autograd graph as on the CPU),
+// and the outputs are copied back, also differentiably. The copies are the
+// simulator's own work: they are not counted as transfers.
 #include "sim_internal.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
+#include <torch/csrc/api/include/torch/version.h>
 #include <torch/csrc/autograd/custom_function.h>
 
 namespace todevice {
@@ -81,11 +89,16 @@ void run_on_cpu(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
 
 } // namespace
 
-void register_recurrent_layers(torch::Library& aten_xpu_or_autograd_xpu) {
+void register_cpu_path_operators(torch::Library& aten_xpu_or_autograd_xpu) {
   for (const char* name : {"lstm.input", "lstm.data", "gru.input", "gru.data", "rnn_tanh.input",
                            "rnn_tanh.data", "rnn_relu.input", "rnn_relu.data", "lstm_cell",
-                           "gru_cell", "rnn_tanh_cell", "rnn_relu_cell"})
+                           "gru_cell", "rnn_tanh_cell", "rnn_relu_cell", "adaptive_avg_pool2d",
+                           "adaptive_avg_pool3d", "group_norm"})
     aten_xpu_or_autograd_xpu.impl(name, torch::CppFunction::makeFromBoxedFunction<&run_on_cpu>());
+#if TORCH_VERSION_MAJOR >= 2
+  aten_xpu_or_autograd_xpu.impl("scaled_dot_product_attention",
+                                torch::CppFunction::makeFromBoxedFunction<&run_on_cpu>());
+#endif
 }
 
 } // namespace detail
