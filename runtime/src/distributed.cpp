@@ -3,6 +3,7 @@
 // LibTorch is built with it). Nothing here moves bytes itself.
 #include "todevice/distributed.h"
 
+#include "buckets.h"
 #include "distributed_environment.h"
 #include "environment.h"
 #include "todevice/todevice.h"
@@ -12,6 +13,7 @@
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <c10/util/Logging.h>
 #include <c10/util/strides.h>
+#include <torch/csrc/utils/tensor_flatten.h>
 #ifdef USE_C10D_NCCL
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
@@ -110,28 +112,18 @@ void broadcast_from_main(at::Tensor& flat) {
   });
 }
 
-/// Tensors grouped into buckets of at most `bucket_bytes` (a larger tensor is
-/// a bucket of its own), each of one dtype and device, in the given order.
+/// `tensors` in buckets of at most `bucket_bytes` (buckets.h), each of one
+/// dtype and device, in the given order.
 std::vector<std::vector<at::Tensor>> buckets(const std::vector<at::Tensor>& tensors,
                                              std::size_t bucket_bytes) {
+  std::vector<std::size_t> all(tensors.size());
+  for (std::size_t i = 0; i < all.size(); ++i)
+    all[i] = i;
   std::vector<std::vector<at::Tensor>> out;
-  std::vector<std::size_t> sizes;
-  for (const at::Tensor& t : tensors) {
-    std::size_t bytes = static_cast<std::size_t>(t.numel()) * t.element_size();
-    bool placed = false;
-    for (std::size_t i = 0; i < out.size() && !placed; ++i) {
-      const at::Tensor& head = out[i].front();
-      if (head.scalar_type() == t.scalar_type() && head.device() == t.device() &&
-          sizes[i] + bytes <= bucket_bytes) {
-        out[i].push_back(t);
-        sizes[i] += bytes;
-        placed = true;
-      }
-    }
-    if (!placed) {
-      out.push_back({t});
-      sizes.push_back(bytes);
-    }
+  for (const std::vector<std::size_t>& members : todevice::detail::bucket_indexes(tensors, all, bucket_bytes)) {
+    out.emplace_back();
+    for (std::size_t i : members)
+      out.back().push_back(tensors[i]);
   }
   return out;
 }
@@ -147,16 +139,11 @@ void bucketed(const std::vector<at::Tensor>& tensors, Reduce&& reduce) {
       reduce(alone);
       continue;
     }
-    std::vector<at::Tensor> flat_parts;
-    for (const at::Tensor& t : bucket)
-      flat_parts.push_back(t.reshape(-1));
-    at::Tensor flat = bucket.size() == 1 ? flat_parts.front().clone() : torch::cat(flat_parts);
+    at::Tensor flat = torch::utils::flatten_dense_tensors(bucket); // a new buffer: not contiguous, or several
     reduce(flat);
-    int64_t offset = 0;
-    for (const at::Tensor& t : bucket) {
-      t.copy_(flat.narrow(0, offset, t.numel()).view_as(t));
-      offset += t.numel();
-    }
+    const std::vector<at::Tensor> reduced = torch::utils::unflatten_dense_tensors(flat, bucket);
+    for (std::size_t i = 0; i < bucket.size(); ++i)
+      bucket[i].copy_(reduced[i]);
   }
 }
 

@@ -1,7 +1,9 @@
 #include "transfer.h"
+#include "buckets.h"
+
+#include <torch/csrc/utils/tensor_flatten.h>
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace todevice {
 
@@ -9,23 +11,20 @@ namespace batch {
 
 Plan plan(const std::vector<torch::Tensor>& tensors, std::size_t bucket_bytes, std::size_t direct_bytes) {
   Plan result;
-  std::unordered_map<int, std::size_t> open; // dtype -> index of its bucket being filled
+  std::vector<std::size_t> small;
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const torch::Tensor& t = tensors[i];
     const std::size_t bytes = t.numel() * t.element_size();
-    if (!t.device().is_cpu() || t.layout() != torch::kStrided || t.numel() == 0 || bytes >= direct_bytes) {
+    if (!t.device().is_cpu() || t.layout() != torch::kStrided || t.numel() == 0 || bytes >= direct_bytes)
       result.direct.push_back(i);
-      continue;
-    }
-    auto it = open.find(static_cast<int>(t.scalar_type()));
-    if (it == open.end() ||
-        (result.buckets[it->second].numel + t.numel()) * t.element_size() > bucket_bytes) {
-      result.buckets.push_back(Bucket{t.scalar_type(), {}, 0});
-      it = open.insert_or_assign(static_cast<int>(t.scalar_type()), result.buckets.size() - 1).first;
-    }
-    Bucket& bucket = result.buckets[it->second];
-    bucket.members.push_back(i);
-    bucket.numel += t.numel();
+    else
+      small.push_back(i);
+  }
+  for (std::vector<std::size_t>& members : detail::bucket_indexes(tensors, small, bucket_bytes)) {
+    Bucket bucket{tensors[members.front()].scalar_type(), std::move(members), 0};
+    for (std::size_t i : bucket.members)
+      bucket.numel += tensors[i].numel();
+    result.buckets.push_back(std::move(bucket));
   }
   return result;
 }
@@ -41,15 +40,15 @@ void pack(const std::vector<torch::Tensor>& tensors, const Bucket& bucket, const
 
 std::vector<torch::Tensor> unpack(const torch::Tensor& flat, const std::vector<torch::Tensor>& tensors,
                                   const Bucket& bucket) {
-  std::vector<torch::Tensor> parts;
-  parts.reserve(bucket.members.size());
-  std::int64_t offset = 0;
-  for (std::size_t i : bucket.members) {
-    const torch::Tensor& t = tensors[i];
-    parts.push_back(flat.narrow(0, offset, t.numel()).view(t.sizes()));
-    offset += t.numel();
-  }
-  return parts;
+  std::vector<torch::Tensor> members;
+  members.reserve(bucket.members.size());
+  for (std::size_t i : bucket.members)
+    members.push_back(tensors[i]);
+  std::int64_t numel = 0;
+  for (const torch::Tensor& t : members)
+    numel += t.numel();
+  // The staging buffer may be longer than the bucket: its first numel elements.
+  return torch::utils::unflatten_dense_tensors(flat.narrow(0, 0, numel), members);
 }
 
 } // namespace batch
