@@ -1,8 +1,7 @@
 #include "buckets.h"
 
 #include <map>
-#include <string>
-#include <utility>
+#include <tuple>
 
 namespace todevice::detail {
 
@@ -11,11 +10,12 @@ std::vector<std::vector<std::size_t>> bucket_indexes(const std::vector<at::Tenso
                                                      std::size_t bucket_bytes) {
   std::vector<std::vector<std::size_t>> buckets;
   std::vector<std::size_t> bytes_in; // per bucket
-  std::map<std::pair<int, std::string>, std::size_t> open; // (dtype, device) -> bucket
+  std::map<std::tuple<int, int, int>, std::size_t> open; // (dtype, device type, index) -> bucket
   for (std::size_t i : candidates) {
     const at::Tensor& t = tensors[i];
     const std::size_t bytes = static_cast<std::size_t>(t.numel()) * t.element_size();
-    const auto kind = std::make_pair(static_cast<int>(t.scalar_type()), t.device().str());
+    const auto kind = std::make_tuple(static_cast<int>(t.scalar_type()),
+                                      static_cast<int>(t.device().type()), static_cast<int>(t.device().index()));
     auto it = open.find(kind);
     if (it == open.end() || bytes_in[it->second] + bytes > bucket_bytes) {
       buckets.emplace_back();
