@@ -68,11 +68,17 @@ void ReceivedTensorRule::registerMatchers(MatchFinder *Finder) {
 void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const auto *Callee = Result.Nodes.getNodeAs<FunctionDecl>("callee");
-  if (!isTensorType(Call->getType()) || isPlacedSource(Ctx, *Callee) ||
+  if (!isTensorType(Call->getType()) || isPlacedSource(Ctx, *Callee))
+    return;
+  // A function given tensors computes where they are, unless what it returns
+  // is a tensor its body fills from host code: that is on the CPU whatever it
+  // was given (`resize(image, w, h)` writing its output through data_ptr).
+  const bool ReturnsHostBuilt = !isLibraryDecl(Callee) && Ctx.facts().returnsHostBuiltTensor(*Callee);
+  if (!ReturnsHostBuilt &&
       llvm::any_of(Call->arguments(), [](const Expr *Arg) { return carriesTensors(Arg->getType()); }))
     return;
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
-      Member && carriesTensors(Member->getImplicitObjectArgument()->getType()))
+      !ReturnsHostBuilt && Member && carriesTensors(Member->getImplicitObjectArgument()->getType()))
     return;
   // Rows gathered on the host are moved once joined (HostWrites.h).
   if (Ctx.isPerSampleCode(*Call) || isMovedToDevice(Ctx.ast(), *Call) ||

@@ -9,8 +9,8 @@
 void fill(torch::Tensor t, const float *source) {
   auto acc = t.accessor<float, 2>();
   // CHECK: writes-reported.cpp:[[@LINE-1]]:14: warning: host code writes into 't' through accessor(){{.*}} [host-access]
-  // CHECK-NEXT: {{^}}  auto acc = t.accessor<float, 2>();{{$}}
-  // CHECK-NEXT: {{^}}             ^{{$}}
+  // CHECK-NEXT: {{^( *[0-9]+ \|)?}} auto acc = t.accessor<float, 2>();{{$}}
+  // CHECK-NEXT: {{^( *\|)?}} ^{{$}}
   acc[0][1] = 2.0f;
   float *p = t.data_ptr<float>();
   // CHECK: writes-reported.cpp:[[@LINE-1]]:14: warning: host code writes into 't' through data_ptr(){{.*}} [host-access]

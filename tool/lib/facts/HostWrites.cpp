@@ -615,18 +615,48 @@ bool feedsHostBuiltTensor(ASTContext &Ast, const Expr &Value) {
   return Tensor && isHostBuiltTensor(Ast, *Tensor);
 }
 
+/// True if `Value` is computed from `Tensor` alone, through its own methods
+/// with no other tensor (`t.transpose(0, 2)`, `t.to(torch::kFloat)`,
+/// `t.div(256)`) or arithmetic with numbers (`t * 2`): what it computes runs
+/// wherever `Tensor` is.
+static bool isComputedFromItselfAlone(const Expr &Value, const ValueDecl &Tensor) {
+  auto IsTensor = [](const Expr *Operand) { return isTensorType(Operand->getType()); };
+  const Expr *E = ignoreConversions(&Value)->IgnoreParens();
+  while (true) {
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
+      if (llvm::any_of(Call->arguments(), IsTensor) || !Call->getImplicitObjectArgument())
+        return false;
+      E = ignoreConversions(Call->getImplicitObjectArgument())->IgnoreParens();
+      continue;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E); Op && Op->getNumArgs() == 2 &&
+                                                           !Op->isAssignmentOp()) {
+      const bool LeftTensor = IsTensor(Op->getArg(0)), RightTensor = IsTensor(Op->getArg(1));
+      if (LeftTensor == RightTensor)
+        return false;
+      E = ignoreConversions(Op->getArg(LeftTensor ? 0 : 1))->IgnoreParens();
+      continue;
+    }
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    return Ref && Ref->getDecl() == &Tensor;
+  }
+}
+
 bool isDeviceModification(ASTContext &Ast, const Expr &Ref, const ValueDecl &Tensor) {
   const Expr &Viewed = outermostView(Ast, Ref, Tensor);
   const Stmt *User = userOf(Ast, Viewed);
   // `t = f(t)`, `t += x`, `t[i] *= 2`: a new value, or one computed where the
   // operands are.
   // Arithmetic with numbers only (`t *= 0`, `t.mul_(0.5)`) computes nothing
-  // from another tensor: it runs wherever the tensor is.
+  // from another tensor: it runs wherever the tensor is; so does a new value
+  // made from the tensor alone (`t = t.transpose(0, 2)`, `t = t.to(kFloat)`).
   auto IsTensor = [](const Expr *Operand) { return isTensorType(Operand->getType()); };
   if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(User);
       Op && Op->isAssignmentOp() && Op->getNumArgs() == 2 &&
       Op->getArg(0)->IgnoreImplicit() == Viewed.IgnoreImplicit())
-    return Op->getOperator() == OO_Equal ? &Viewed == &Ref : IsTensor(Op->getArg(1));
+    return Op->getOperator() == OO_Equal
+               ? &Viewed == &Ref && !isComputedFromItselfAlone(*Op->getArg(1), Tensor)
+               : IsTensor(Op->getArg(1));
   if (const auto *Op = dyn_cast_or_null<BinaryOperator>(User); Op && Op->isAssignmentOp())
     return Op->getLHS()->IgnoreImplicit() == Viewed.IgnoreImplicit();
   // `t.add_(x)`, `t.mul_(w)`: in-place arithmetic with another tensor.
@@ -778,6 +808,11 @@ bool isDeviceUse(ASTContext &Ast, const Expr &Use) {
       return false; // printed
     if (Op->isAssignmentOp() && Op->getArg(0)->IgnoreImplicit() == Value->IgnoreImplicit())
       return false; // written
+    if (const ValueDecl *Tensor = viewedTensor(Use);
+        Tensor && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+        referencedTensor(*Op->getArg(0)->IgnoreImplicit()) == Tensor &&
+        isComputedFromItselfAlone(*Op->getArg(1), *Tensor))
+      return false; // `t = t.transpose(0, 2)`: a new value of the tensor, still on the host
   }
   if (const auto *Declaration = dyn_cast<DeclStmt>(User))
     for (const Decl *D : Declaration->decls())
@@ -807,7 +842,17 @@ const VarDecl *initializedVariable(ASTContext &Ast, const Expr &E) {
 }
 
 bool buildsHostBuiltTensor(ASTContext &Ast, const Expr &Factory) {
-  const VarDecl *Var = initializedVariable(Ast, Factory);
+  // Up a chain of the factory's own methods with no other tensor
+  // (`torch::zeros(...).to(torch::kByte)`) to the variable it initialises.
+  const Expr *Made = &Factory;
+  while (const CXXMemberCallExpr *Call = calledOn(Ast, *Made)) {
+    if (!isTensorType(Call->getType()) || llvm::any_of(Call->arguments(), [](const Expr *Arg) {
+          return isTensorType(Arg->getType());
+        }))
+      break;
+    Made = Call;
+  }
+  const VarDecl *Var = initializedVariable(Ast, *Made);
   return Var && isHostBuiltTensor(Ast, *Var);
 }
 
