@@ -576,6 +576,15 @@ bool isWrittenByHostCode(ASTContext &Ast, const VarDecl &Tensor) {
                   [&](const DeclRefExpr &Ref) { return isHostWrite(Ast, Ref, Tensor); });
 }
 
+/// True if host code writes `Tensor`'s memory through a pointer or accessor
+/// (`std::memcpy(t.data_ptr(), ...)`): only host memory takes such a write.
+static bool isWrittenThroughHostMemory(ASTContext &Ast, const VarDecl &Tensor) {
+  return anyUseIn(bodyOf(Tensor), Tensor, [&](const DeclRefExpr &Ref) {
+    const CXXMemberCallExpr *Call = calledOn(Ast, outermostView(Ast, Ref, Tensor));
+    return Call && isHostMemoryAccess(Call->getMethodDecl()) && isWriteAccess(Ast, *Call);
+  });
+}
+
 namespace {
 
 /// Is `Use` (or a chain of tensor methods on it) what its function returns?
@@ -828,8 +837,11 @@ bool isHostBuiltTensor(ASTContext &Ast, const VarDecl &Tensor) {
     return false;
   const auto *Init = dyn_cast<CallExpr>(ignoreConversions(Tensor.getInit())->IgnoreImplicit());
   const FunctionDecl *Callee = Init ? Init->getDirectCallee() : nullptr;
+  // A tensor later computed with others (`t = t.sub(mean)`) is the device's,
+  // unless host code writes its memory: then it must be built on the host,
+  // and is moved where the device computes with it.
   return Callee && isLibraryDecl(Callee) && isWrittenByHostCode(Ast, Tensor) &&
-         !isModifiedOnDevice(Ast, Tensor);
+         (!isModifiedOnDevice(Ast, Tensor) || isWrittenThroughHostMemory(Ast, Tensor));
 }
 
 const VarDecl *initializedVariable(ASTContext &Ast, const Expr &E) {
