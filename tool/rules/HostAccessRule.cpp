@@ -96,7 +96,11 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
     return;
 
   StringRef Method = Access->getMethodDecl()->getName();
-  if (!MissHostWritesForTesting && isWriteAccess(Ctx.ast(), *Access)) {
+  // A write into a tensor nothing reads afterwards may go to a host copy: the
+  // host code writing and reading through the pointer sees it (HostWrites.h).
+  const auto *Local = dyn_cast<VarDecl>(Tensor);
+  if (!MissHostWritesForTesting && isWriteAccess(Ctx.ast(), *Access) &&
+      !(Local && isDeadAfterHostWrite(Ctx.ast(), *Statement, *Local))) {
     diag(Access->getBeginLoc(),
          "host code writes into '" + Tensor->getName().str() + "' through " + Method.str() +
              "(); on the device a .cpu() copy would take the write, so this is not "

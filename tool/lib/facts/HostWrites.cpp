@@ -571,6 +571,71 @@ bool isHostWrite(ASTContext &Ast, const Expr &Ref, const ValueDecl &Tensor) {
   return isHostMemoryAccess(Method) && isWriteAccess(Ast, *Call);
 }
 
+/// Does `Value` (an initialiser, an assigned value) hold a tensor of its own,
+/// sharing no memory with another named tensor? Not a name, nor a chain of
+/// methods that may return their object or a view of it (`x.contiguous()`,
+/// `x.to(kByte)`, `x[0]`) from another tensor than `Self`.
+static bool holdsItsOwnMemory(const Expr &Value, const ValueDecl &Self) {
+  const Expr *E = ignoreConversions(&Value)->IgnoreParens();
+  while (true) {
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
+      const CXXMethodDecl *Method = Call->getMethodDecl();
+      if (!Method || !Method->getIdentifier() || !isTensorType(Call->getType()))
+        return true; // not a tensor method: a module's forward, an IValue's toTensor
+      if (!isNamedCall(Method, {"to", "contiguous", "view", "view_as", "reshape", "reshape_as",
+                                "squeeze", "unsqueeze", "permute", "transpose", "t", "select",
+                                "narrow", "slice", "expand", "expand_as", "as_strided", "detach",
+                                "flatten", "unflatten", "type_as", "cpu", "cuda", "index",
+                                "diagonal", "unfold", "real", "imag", "alias", "movedim"}))
+        return true; // computes a new tensor (`argmax`, `add`, `clone`)
+      E = ignoreConversions(Call->getImplicitObjectArgument())->IgnoreParens();
+      continue;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E); Op && Op->getOperator() == OO_Subscript) {
+      E = ignoreConversions(Op->getArg(0))->IgnoreParens();
+      continue;
+    }
+    if (const ValueDecl *Named = isa<DeclRefExpr, MemberExpr>(E) ? referencedTensor(*E) : nullptr)
+      return Named == &Self;
+    return !isa<DeclRefExpr, MemberExpr>(E);
+  }
+}
+
+bool isDeadAfterHostWrite(ASTContext &Ast, const Stmt &Statement, const VarDecl &Tensor) {
+  if (!Tensor.hasLocalStorage() || isa<ParmVarDecl>(Tensor) || Tensor.getType()->isReferenceType() ||
+      !Tensor.getInit() || !holdsItsOwnMemory(*Tensor.getInit(), Tensor))
+    return false;
+  const SourceManager &SM = Ast.getSourceManager();
+  const SourceLocation End = SM.getExpansionLoc(Statement.getEndLoc());
+  auto Within = [&](const Stmt &Outer, const Expr &Ref) {
+    const SourceLocation At = SM.getExpansionLoc(Ref.getBeginLoc());
+    return !SM.isBeforeInTranslationUnit(At, SM.getExpansionLoc(Outer.getBeginLoc())) &&
+           !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Outer.getEndLoc()), At);
+  };
+  // The loops around the statement run it again after their other uses.
+  std::vector<const Stmt *> Loops;
+  for (DynTypedNodeList Parents = Ast.getParents(Statement); !Parents.empty();
+       Parents = Ast.getParents(Parents[0])) {
+    if (const auto *Loop = Parents[0].get<Stmt>();
+        Loop && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Loop))
+      Loops.push_back(Loop);
+    if (Parents[0].get<FunctionDecl>() || Parents[0].get<LambdaExpr>())
+      break;
+  }
+  return !anyUseIn(bodyOf(Tensor), Tensor, [&](const DeclRefExpr &Ref) {
+    if (Within(Statement, Ref))
+      return false;
+    if (SM.isBeforeInTranslationUnit(End, SM.getExpansionLoc(Ref.getBeginLoc())))
+      return true; // read after the write
+    if (llvm::any_of(Loops, [&](const Stmt *Loop) { return Within(*Loop, Ref); }))
+      return true; // read again on the loop's next turn
+    // An earlier assignment must give it memory of its own too.
+    const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(userOf(Ast, Ref));
+    return Assign && Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2 &&
+           Assign->getArg(0)->IgnoreImplicit() == &Ref && !holdsItsOwnMemory(*Assign->getArg(1), Tensor);
+  });
+}
+
 bool isWrittenByHostCode(ASTContext &Ast, const VarDecl &Tensor) {
   return anyUseIn(bodyOf(Tensor), Tensor,
                   [&](const DeclRefExpr &Ref) { return isHostWrite(Ast, Ref, Tensor); });
@@ -832,11 +897,29 @@ bool isDeviceUse(ASTContext &Ast, const Expr &Use) {
   return true;
 }
 
+/// Is `Init` made by LibTorch from no other tensor: a factory (`torch::zeros`,
+/// `torch::from_blob`, `torch::tensor`), possibly followed by its own methods
+/// with no other tensor (`.to(torch::kByte)`, `.clone()`)? Not a module's
+/// output (`net(x)`) nor a tensor method on another tensor.
+static bool isMadeFromNoTensor(const Expr &Init) {
+  const Expr *E = ignoreConversions(&Init)->IgnoreImplicit()->IgnoreParens();
+  auto IsTensor = [](const Expr *Arg) { return isTensorType(Arg->getType()); };
+  while (const auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
+    if (!isTensorType(Call->getImplicitObjectArgument()->getType()) ||
+        llvm::any_of(Call->arguments(), IsTensor))
+      return false;
+    E = ignoreConversions(Call->getImplicitObjectArgument())->IgnoreImplicit()->IgnoreParens();
+  }
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *Callee = Call && !isa<CXXOperatorCallExpr>(Call) ? Call->getDirectCallee() : nullptr;
+  return Callee && isLibraryDecl(Callee) && llvm::none_of(Call->arguments(), IsTensor);
+}
+
 bool isHostBuiltTensor(ASTContext &Ast, const VarDecl &Tensor) {
   if (!Tensor.hasLocalStorage() || !isTensorType(Tensor.getType()) || !Tensor.getInit())
     return false;
   const auto *Init = dyn_cast<CallExpr>(ignoreConversions(Tensor.getInit())->IgnoreImplicit());
-  const FunctionDecl *Callee = Init ? Init->getDirectCallee() : nullptr;
+  const FunctionDecl *Callee = Init && isMadeFromNoTensor(*Init) ? Init->getDirectCallee() : nullptr;
   // A tensor later computed with others (`t = t.sub(mean)`) is the device's,
   // unless host code writes its memory: then it must be built on the host,
   // and is moved where the device computes with it.

@@ -114,7 +114,7 @@ public:
                            ? llvm::dyn_cast<clang::CXXMemberCallExpr>(ignoreConversions(Copy->getInit()))
                            : nullptr;
     if (!Init || !Init->getMethodDecl() || Init->getMethodDecl()->getName() != "cpu" ||
-        !isWriteAccess(*Result.Context, *Access))
+        !isWriteAccess(*Result.Context, *Access) || isLastUseOfItsTensor(*Result.Context, *Access, *Init))
       return;
     const clang::SourceManager &SM = *Result.SourceManager;
     const clang::SourceLocation Declared = SM.getExpansionLoc(Copy->getLocation());
@@ -139,6 +139,27 @@ public:
   std::vector<RewriteError> Errors;
 
 private:
+  /// Is the copy's tensor (`t` of `t.cpu()`) read no more after the statement
+  /// of `Access`? Then the copy may take the write (isDeadAfterHostWrite()).
+  static bool isLastUseOfItsTensor(clang::ASTContext &Ast, const clang::Expr &Access,
+                                   const clang::CXXMemberCallExpr &CopyInit) {
+    const auto *Original =
+        llvm::dyn_cast_or_null<clang::VarDecl>(viewedTensor(*CopyInit.getImplicitObjectArgument()));
+    // The statement of the block that holds the access (through a declaration's
+    // initialiser too).
+    clang::DynTypedNode Node = clang::DynTypedNode::create(Access);
+    while (true) {
+      clang::DynTypedNodeList Parents = Ast.getParents(Node);
+      if (Parents.empty())
+        return false;
+      if (Parents[0].get<clang::CompoundStmt>())
+        break;
+      Node = Parents[0];
+    }
+    const auto *Statement = Node.get<clang::Stmt>();
+    return Original && Statement && isDeadAfterHostWrite(Ast, *Statement, *Original);
+  }
+
   const std::map<std::string, Rewritten> &Files;
   llvm::StringRef Directory;
   llvm::DenseSet<clang::SourceLocation> Reported;
