@@ -1,4 +1,5 @@
 #include "CheckpointLoadRule.h"
+#include "facts/HostWrites.h"
 #include "facts/Matchers.h"
 #include "facts/TorchTypes.h"
 
@@ -12,15 +13,24 @@ using namespace clang::ast_matchers;
 namespace to_device_migrate {
 namespace {
 
-/// Is `S` the statement `var = var.to(...)`?
-bool reassignsMoved(const Stmt *S, const VarDecl &Var) {
+/// The variable or member a reference names (`t`, `X_internal`, `data.X`).
+const ValueDecl *namedBy(const Expr &E) {
+  const Expr *Bare = E.IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Bare))
+    return Ref->getDecl();
+  if (const auto *Member = dyn_cast<MemberExpr>(Bare))
+    return Member->getMemberDecl();
+  return nullptr;
+}
+
+/// Is `S` the statement `t = t.to(...)` for the tensor `Loaded` names?
+bool reassignsMoved(const Stmt *S, const ValueDecl &Loaded) {
   const auto *E = dyn_cast_or_null<Expr>(S);
   const auto *Assign = E ? dyn_cast<CXXOperatorCallExpr>(E->IgnoreImplicit()) : nullptr;
   if (!Assign || !Assign->isAssignmentOp() || Assign->getNumArgs() != 2)
     return false;
-  const auto *Target = dyn_cast<DeclRefExpr>(Assign->getArg(0)->IgnoreParenImpCasts());
   const auto *Call = dyn_cast<CXXMemberCallExpr>(ignoreConversions(Assign->getArg(1)));
-  return Target && Target->getDecl() == &Var && Call && Call->getMethodDecl() &&
+  return namedBy(*Assign->getArg(0)) == &Loaded && Call && Call->getMethodDecl() &&
          Call->getMethodDecl()->getName() == "to";
 }
 
@@ -68,7 +78,9 @@ void CheckpointLoadRule::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
                               callExpr(isExpansionInFile(Ctx.file()),
                                        callee(functionDecl(hasName("::torch::load"))),
-                                       hasArgument(0, declRefExpr(to(varDecl().bind("var")))),
+                                       hasArgument(0, anyOf(declRefExpr(to(varDecl().bind("var"))),
+                                                            memberExpr(member(fieldDecl().bind("field")))
+                                                                .bind("member"))),
                                        hasParent(compoundStmt().bind("block")))
                                   .bind("load")),
                      this);
@@ -76,10 +88,24 @@ void CheckpointLoadRule::registerMatchers(MatchFinder *Finder) {
 
 void CheckpointLoadRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Load = Result.Nodes.getNodeAs<CallExpr>("load");
-  const auto *Var = Result.Nodes.getNodeAs<VarDecl>("var");
   const auto *Block = Result.Nodes.getNodeAs<CompoundStmt>("block");
   if (Ctx.isPerSampleCode(*Load))
     return;
+  // A tensor member loaded in one of its class's functions (`torch::load(X, path)`
+  // in a data set's constructor) is moved there as a local is.
+  if (const auto *Field = Result.Nodes.getNodeAs<FieldDecl>("field")) {
+    const auto *Member = Result.Nodes.getNodeAs<MemberExpr>("member");
+    if (!isProgramTensorField(Field) || Field->getType().isConstQualified() ||
+        reassignsMoved(statementAfter(*Block, *Load), *Field))
+      return;
+    const std::string Name = Ctx.text(Member->getSourceRange()).str();
+    rewrite(Load->getSourceRange(),
+            insertion(Ctx.offsetAfterStatement(*Load),
+                      "\n" + Ctx.indentationOf(Load->getBeginLoc()) + Name + " = " + Name +
+                          ".to(" + Ctx.device().at(*Load) + ");"));
+    return;
+  }
+  const auto *Var = Result.Nodes.getNodeAs<VarDecl>("var");
   const CXXRecordDecl *Record = Var->getType().getNonReferenceType()->getAsCXXRecordDecl();
   const Stmt *Next = statementAfter(*Block, *Load);
   if (Record && isOrDerivesFrom(Record, "torch::optim::Optimizer")) {

@@ -55,6 +55,9 @@ struct MigrationOptions {
 struct IncludeLine {
   unsigned HashOffset = 0;
   unsigned LineEnd = 0; ///< offset of the first character after the line's newline
+  /// The conditional blocks it is in (`#ifndef NDEBUG` ... `#endif`, an
+  /// include guard): the offset of each `#if` and the end of its `#endif` line.
+  std::vector<std::pair<unsigned, unsigned>> Conditionals;
 };
 
 class MigrationContext {

@@ -74,6 +74,17 @@ public:
          static_cast<unsigned>(Newline == StringRef::npos ? Code.size() : Newline + 1)});
   }
 
+  void Endif(SourceLocation Loc, SourceLocation IfLoc) override {
+    FileID File = SM.getFileID(Loc);
+    if (Loc.isMacroID() || IfLoc.isInvalid() || SM.getFileID(IfLoc) != File || !Files.contains(File))
+      return;
+    StringRef Code = SM.getBufferData(File);
+    size_t Newline = Code.find('\n', SM.getFileOffset(Loc));
+    Parts[File].Conditionals.push_back(
+        {SM.getFileOffset(IfLoc),
+         static_cast<unsigned>(Newline == StringRef::npos ? Code.size() : Newline + 1)});
+  }
+
 private:
   const SourceManager &SM;
   MigratedFiles &Files;
@@ -205,6 +216,10 @@ FileResult Migrator::migrateFile(ASTContext &Ast, FileID File, FileParts Parts,
   Ast.setTraversalScope(Parts.TopLevelDecls);
 
   MigrationContext Ctx(std::move(FileOptions));
+  for (IncludeLine &Include : Parts.Includes)
+    for (const auto &Block : Parts.Conditionals)
+      if (Block.first < Include.HashOffset && Include.HashOffset < Block.second)
+        Include.Conditionals.push_back(Block);
   Ctx.startTranslationUnit(Ast, File, std::move(Parts.Includes), Facts);
   std::vector<std::unique_ptr<Rule>> Rules;
   ast_matchers::MatchFinder Finder;

@@ -49,6 +49,9 @@ public:
   struct FileParts {
     std::vector<clang::Decl *> TopLevelDecls;
     std::vector<IncludeLine> Includes;
+    /// Its conditional blocks: the offset of each `#if`/`#ifdef`/`#ifndef` and
+    /// the end of its `#endif` line.
+    std::vector<std::pair<unsigned, unsigned>> Conditionals;
   };
   // Called by the AST consumer. `Headers` are the selected headers' parts, in
   // the order they were first included.

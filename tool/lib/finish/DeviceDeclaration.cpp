@@ -16,11 +16,19 @@ namespace {
 
 /// The offset where the declaration goes: after the last #include that comes
 /// before the first use, or else before the top-level declaration holding it.
+/// An #include in a conditional block the first use is not in (`#ifndef
+/// NDEBUG`) has the declaration after the block's #endif: inside, another
+/// configuration would not declare it. A block holding the use too (an
+/// include guard) is no reason to move.
 unsigned declarationOffset(const MigrationContext &Ctx, unsigned FirstUse) {
   unsigned Offset = ~0u;
   for (const IncludeLine &Include : Ctx.includes())
-    if (Include.LineEnd <= FirstUse)
+    if (Include.LineEnd <= FirstUse) {
       Offset = Include.LineEnd;
+      for (const auto &[If, EndifLineEnd] : Include.Conditionals)
+        if (!(If <= FirstUse && FirstUse < EndifLineEnd) && EndifLineEnd <= FirstUse)
+          Offset = std::max(Offset, EndifLineEnd);
+    }
   if (Offset != ~0u)
     return Offset;
   return Ctx.topLevelDeclarationLineStart(FirstUse).value_or(0);
