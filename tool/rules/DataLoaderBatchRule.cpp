@@ -286,10 +286,14 @@ void DataLoaderBatchRule::moveSample(const VarDecl &Sample, const CXXMethodDecl 
   BatchTensors Tensors(Sample, /*Assumed=*/false);
   Tensors.TraverseStmt(Function->getBody());
   std::vector<std::string> Moved;
+  // A field gathered into rows the program stacks itself (`states.push_back(
+  // sample.data)`, then `torch::stack(states)`) is moved with the stacked
+  // batch, once (HostMemoryTensorRule), as in a loader's loop.
   for (const std::string &Path : Tensors.Paths)
     if (!Tensors.Handled.count(Path) &&
-        llvm::any_of(Tensors.Uses[Path],
-                     [&](const Expr *Use) { return isDeviceUse(Ctx.ast(), *Use); }))
+        llvm::any_of(Tensors.Uses[Path], [&](const Expr *Use) {
+          return isDeviceUse(Ctx.ast(), *Use) && !isGatheredField(Ctx.ast(), *Use);
+        }))
       Moved.push_back(Path);
   if (Moved.empty())
     return;
