@@ -52,9 +52,12 @@ bool is_library_object(const char* path) {
 /// A function or file of LibTorch's, todevice's or the standard library's
 /// headers, compiled into the program (inline code): not the program's own place.
 bool is_library_code(const std::string& function, const std::string& file) {
+  // A function template's name comes with its return type ("void torch::load<...>").
+  std::string name = function.substr(0, function.find_first_of("(<"));
+  name = function.substr(name.rfind(' ') == std::string::npos ? 0 : name.rfind(' ') + 1);
   for (const char* ns : {"at::", "c10::", "torch::", "std::", "todevice::", "caffe2::",
                          "__gnu_cxx::", "__cxxabiv1::"})
-    if (starts_with(function, ns))
+    if (starts_with(name, ns))
       return true;
   for (const char* dir : {"/torch/csrc/", "/ATen/", "/c10/", "/include/c++/", "/todevice/"})
     if (file.find(dir) != std::string::npos)

@@ -874,6 +874,21 @@ bool isDeviceUse(ASTContext &Ast, const Expr &Use) {
       return false; // read on the host (`item`, `sizes`, `data_ptr`), moved, or written
     Value = Call;
   }
+  // `auto index_dev = index;` (or a view of it): needed on the device where
+  // that alias is (r9_gridrl gathered with one).
+  if (const VarDecl *Alias = initializedVariable(Ast, *Value);
+      Alias && isTensorType(Alias->getType())) {
+    if (isWrittenByHostCode(Ast, *Alias))
+      return false; // a view the host writes through
+    static thread_local int Depth = 0;
+    if (Depth >= 3)
+      return true;
+    ++Depth;
+    const bool Needed = anyUseIn(bodyOf(*Alias), *Alias,
+                                 [&](const DeclRefExpr &Ref) { return isDeviceUse(Ast, Ref); });
+    --Depth;
+    return Needed;
+  }
   const Stmt *User = userOf(Ast, *Value);
   if (!User || isa<ReturnStmt>(User))
     return false; // what the function returns is placed where it is received
