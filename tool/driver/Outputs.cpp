@@ -68,8 +68,6 @@ int writeResult(const FileResult &Result, const OutputOptions &Options, FindingP
   for (const Finding *F : Result.inSourceOrder())
     if (!F->isEdit())
       Printers.Errors.print(Result, *F);
-  if (Result.error())
-    return 1; // nothing is written (printed above)
   if (Options.Check)
     return Printers.Out.printRewrites(Result) ? 1 : 0;
   if (!Options.ExportFixes.empty()) {

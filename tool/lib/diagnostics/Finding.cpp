@@ -30,11 +30,7 @@ void Finding::renameFile(const std::string &Path) {
   Diag.Message.FilePath = Path;
 }
 
-const char *Finding::severityName() const {
-  if (Kind == FindingKind::Error)
-    return "error";
-  return isWarning() ? "warning" : "note";
-}
+const char *Finding::severityName() const { return isWarning() ? "warning" : "note"; }
 
 /// Whether two edits of one text overlap: they share a character, or both
 /// replace text starting at one point. An insertion at the start or end of
@@ -42,8 +38,8 @@ const char *Finding::severityName() const {
 static bool overlap(const Replacement &A, const Replacement &B) {
   const unsigned AEnd = A.getOffset() + A.getLength(), BEnd = B.getOffset() + B.getLength();
   if (A.getLength() == 0 || B.getLength() == 0)
-    return A.getOffset() > B.getOffset() && A.getOffset() < BEnd ||
-           B.getOffset() > A.getOffset() && B.getOffset() < AEnd;
+    return (A.getOffset() > B.getOffset() && A.getOffset() < BEnd) ||
+           (B.getOffset() > A.getOffset() && B.getOffset() < AEnd);
   return A.getOffset() < BEnd && B.getOffset() < AEnd;
 }
 
@@ -99,13 +95,6 @@ std::vector<const Finding *> FileResult::inSourceOrder() const {
     return std::make_pair(A->Line, A->Column) < std::make_pair(B->Line, B->Column);
   });
   return Sorted;
-}
-
-const Finding *FileResult::error() const {
-  for (const Finding &F : Findings)
-    if (F.Kind == FindingKind::Error)
-      return &F;
-  return nullptr;
 }
 
 } // namespace to_device_migrate

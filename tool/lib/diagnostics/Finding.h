@@ -26,8 +26,6 @@ enum class FindingKind {
   Warning,
   /// Left for the user, printed as `note:` (a remark without fix).
   Note,
-  /// The file cannot be rewritten: nothing is written.
-  Error,
 };
 
 struct Finding {
@@ -49,7 +47,7 @@ struct Finding {
   bool isEdit() const { return Kind == FindingKind::Rewrite || Kind == FindingKind::SupportCode; }
   /// Printed as a warning (a rewrite --check lists, or a warning): what --check fails on.
   bool isWarning() const { return Kind == FindingKind::Rewrite || Kind == FindingKind::Warning; }
-  /// "warning", "note" or "error", as printed.
+  /// "warning" or "note", as printed.
   const char *severityName() const;
 };
 
@@ -83,8 +81,6 @@ struct FileResult {
   const Finding *findingOf(const clang::tooling::Replacement &Edit) const;
   /// How many edits the rules made (support code included, comments not).
   size_t editCount() const;
-  /// The finding that stops the file from being written, if any.
-  const Finding *error() const;
   /// The findings by line and column, as a compiler lists its diagnostics
   /// (those at one place in the order they came).
   std::vector<const Finding *> inSourceOrder() const;

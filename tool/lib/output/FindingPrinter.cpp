@@ -36,12 +36,9 @@ clang::SourceLocation FindingPrinter::locationOf(const FileResult &Result, const
 
 void FindingPrinter::print(const FileResult &Result, const Finding &F) {
   clang::DiagnosticsEngine &Engine = Diagnostics.engine();
-  Level = F.Kind == FindingKind::Error  ? clang::DiagnosticsEngine::Error
-          : F.isWarning()               ? clang::DiagnosticsEngine::Warning
-                                        : clang::DiagnosticsEngine::Note;
-  const unsigned ID = Engine.getDiagnosticIDs()->getCustomDiagID(
-      F.Kind == FindingKind::Error ? clang::DiagnosticIDs::Error : clang::DiagnosticIDs::Warning,
-      "%0 [%1]");
+  Level = F.isWarning() ? clang::DiagnosticsEngine::Warning : clang::DiagnosticsEngine::Note;
+  const unsigned ID =
+      Engine.getDiagnosticIDs()->getCustomDiagID(clang::DiagnosticIDs::Warning, "%0 [%1]");
   Engine.Report(locationOf(Result, F), ID) << F.message() << F.rule();
 }
 
