@@ -974,12 +974,21 @@ bool returnsHostBuiltTensor(ASTContext &Ast, const FunctionDecl &F) {
   std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
     if (!S || Found || isa<LambdaExpr>(S))
       return;
-    if (const auto *Return = dyn_cast<ReturnStmt>(S))
-      if (const auto *Ref = Return->getRetValue()
-                                ? dyn_cast<DeclRefExpr>(ignoreConversions(Return->getRetValue())->IgnoreParenImpCasts())
-                                : nullptr)
+    if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
+      const Expr *Value =
+          Return->getRetValue() ? ignoreConversions(Return->getRetValue())->IgnoreParenImpCasts() : nullptr;
+      // `return preprocess(t);` where the program's `Tensor &preprocess(Tensor &t)`
+      // hands back the tensor it was given.
+      if (const auto *Call = dyn_cast_or_null<CallExpr>(Value);
+          Call && Call->getDirectCallee() && !isLibraryDecl(Call->getDirectCallee()) &&
+          Call->getNumArgs() == 1 &&
+          Call->getDirectCallee()->getReturnType()->isLValueReferenceType() &&
+          isTensorType(Call->getDirectCallee()->getReturnType().getNonReferenceType()))
+        Value = ignoreConversions(Call->getArg(0))->IgnoreParenImpCasts();
+      if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Value))
         if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
           Found = isHostBuiltTensor(Ast, *Var);
+    }
     for (const Stmt *Child : S->children())
       Visit(Child);
   };
