@@ -76,10 +76,15 @@ std::map<std::vector<void*>, CopiesAt>& copy_lines() {
   return *lines;
 }
 
-bool report_requested() {
+/// TODEVICE_SIM_REPORT=lines: the report with the source lines of the copies.
+bool lines_requested() {
   const char* value = std::getenv("TODEVICE_SIM_REPORT");
-  return todevice::detail::switched_on("TODEVICE_SIM_REPORT") ||
-         (value != nullptr && std::string(value) == "lines");
+  return value != nullptr && std::string(value) == "lines";
+}
+
+/// TODEVICE_SIM_REPORT=1 or =lines.
+bool report_requested() {
+  return todevice::detail::switched_on("TODEVICE_SIM_REPORT") || lines_requested();
 }
 
 /// The source lines of the host->device copies, most copies first, then most bytes.
@@ -199,7 +204,7 @@ void register_all() {
   todevice::register_named_device("sim", c10::Device(kSimType, 0));
   if (report_requested())
     count_operators();
-  if (const char* value = std::getenv("TODEVICE_SIM_REPORT"); value && std::string(value) == "lines")
+  if (lines_requested())
     copy_lines_on.store(true);
   std::atexit(&report_at_exit);
 }

@@ -934,11 +934,10 @@ bool isHostBuiltTensor(ASTContext &Ast, const VarDecl &Tensor) {
   if (!Tensor.hasLocalStorage() || !isTensorType(Tensor.getType()) || !Tensor.getInit())
     return false;
   const auto *Init = dyn_cast<CallExpr>(ignoreConversions(Tensor.getInit())->IgnoreImplicit());
-  const FunctionDecl *Callee = Init && isMadeFromNoTensor(*Init) ? Init->getDirectCallee() : nullptr;
   // A tensor later computed with others (`t = t.sub(mean)`) is the device's,
   // unless host code writes its memory: then it must be built on the host,
   // and is moved where the device computes with it.
-  return Callee && isLibraryDecl(Callee) && isWrittenByHostCode(Ast, Tensor) &&
+  return Init && isMadeFromNoTensor(*Init) && isWrittenByHostCode(Ast, Tensor) &&
          (!isModifiedOnDevice(Ast, Tensor) || isWrittenThroughHostMemory(Ast, Tensor));
 }
 
