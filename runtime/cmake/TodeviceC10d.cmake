@@ -24,10 +24,13 @@ function(todevice_probe_c10d_group target group header type)
   endif()
   cmake_push_check_state(RESET)
   set(CMAKE_REQUIRED_QUIET ON)
-  # Compiled, not linked: a test project cannot link Debian's torch target,
-  # whose link interface names targets of LibTorch's own (torch_cpu_library).
+  # Compiled, not linked, and from TorchConfig's variables rather than its
+  # target: a test project given the torch target imports its whole link
+  # interface, which names targets of LibTorch's own (Debian's
+  # torch_cpu_library; pip's protobuf::libprotobuf) that it cannot resolve.
   set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
-  set(CMAKE_REQUIRED_LIBRARIES torch)
+  set(CMAKE_REQUIRED_INCLUDES ${TORCH_INCLUDE_DIRS} ${CUDAToolkit_INCLUDE_DIRS})
+  set(CMAKE_REQUIRED_FLAGS "${TORCH_CXX_FLAGS}")
   set(CMAKE_REQUIRED_DEFINITIONS -DUSE_C10D_${group} ${ARGN})
   check_cxx_source_compiles("
     #include <torch/csrc/distributed/c10d/${header}>
