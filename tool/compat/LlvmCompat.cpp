@@ -3,6 +3,12 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#if __has_include("clang/UnifiedSymbolResolution/USRGeneration.h")
+#include "clang/UnifiedSymbolResolution/USRGeneration.h"
+#else
+#include "clang/Index/USRGeneration.h"
+#endif
+
 #if LLVM_VERSION_MAJOR >= 15
 #include "clang/Lex/DependencyDirectivesScanner.h"
 #else
@@ -11,6 +17,10 @@
 
 namespace to_device_migrate {
 namespace compat {
+
+bool generateUsr(const clang::Decl *D, llvm::SmallVectorImpl<char> &Usr) {
+  return !clang::index::generateUSRForDecl(D, Usr); // it returns true on failure
+}
 
 std::string realPathOrName(clang::FileEntryRef File) {
   llvm::StringRef Real = File.getFileEntry().tryGetRealPathName();

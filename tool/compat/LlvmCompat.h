@@ -102,6 +102,11 @@ void emplaceTransformer(std::optional<clang::tooling::Transformer> &Slot,
                         clang::transformer::RewriteRule Rule,
                         std::function<void(llvm::Expected<clang::tooling::AtomicChange>)> Consumer);
 
+/// `D`'s Unified Symbol Resolution name (clang's index names), in `Usr`;
+/// false when it has none. Its header moved from clang/Index to
+/// clang/UnifiedSymbolResolution in LLVM 23.
+bool generateUsr(const clang::Decl *D, llvm::SmallVectorImpl<char> &Usr);
+
 /// A file's real path when known, else the name it was opened by.
 std::string realPathOrName(clang::FileEntryRef File);
 

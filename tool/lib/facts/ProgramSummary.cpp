@@ -2,7 +2,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
-#include "clang/Index/USRGeneration.h"
+#include "compat/LlvmCompat.h"
 
 #include <set>
 
@@ -22,7 +22,7 @@ std::string usrOf(const Decl *D) {
     if (const CXXRecordDecl *Pattern = Class->getTemplateInstantiationPattern())
       D = Pattern;
   llvm::SmallString<128> Usr;
-  if (index::generateUSRForDecl(D->getCanonicalDecl(), Usr))
+  if (!compat::generateUsr(D->getCanonicalDecl(), Usr))
     return "";
   return Usr.str().str();
 }

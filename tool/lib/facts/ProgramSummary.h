@@ -6,7 +6,7 @@
 // dataset in dataset.cpp calls is per-sample code although rays.cpp's own
 // parse never sees the dataset.
 //
-// Declarations are named by their USR (clang/Index/USRGeneration.h), the name
+// Declarations are named by their USR (compat::generateUsr), the name
 // clangd and the indexer use for one entity across translation units.
 // A file given alone is its own whole program: its parse's summary, merged
 // alone.
