@@ -1,4 +1,5 @@
 #include "facts/TorchTypes.h"
+#include "facts/TorchOps.h"
 #include "compat/LlvmCompat.h"
 
 #include "clang/AST/DeclTemplate.h"
@@ -258,15 +259,7 @@ bool isBroughtToHost(const Expr &E) {
 }
 
 bool isHostMemoryAccess(const CXXMethodDecl *Method) {
-  // The methods are at::TensorBase's in LibTorch 1.13 and later.
-  if (!Method || !Method->getIdentifier() ||
-      !(isNamed(Method->getParent(), "at::TensorBase") || isNamed(Method->getParent(), "at::Tensor")))
-    return false;
-  const StringRef Name = Method->getName();
-  if (Name == "data")
-    return Method->getReturnType()->isPointerType();
-  return Name == "data_ptr" || Name == "const_data_ptr" || Name == "mutable_data_ptr" ||
-         Name == "accessor";
+  return effectOf(Method) == TensorEffect::HostAccess;
 }
 
 bool isTorchFunction(const FunctionDecl *F, StringRef Name) {
