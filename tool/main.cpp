@@ -99,6 +99,10 @@ static cl::opt<bool>
                    cl::desc("Write the migrated code without parsing it once more first (by "
                             "default a migration that would not compile is refused)"),
                    cl::cat(Category));
+// For comparing the placement analysis with the rules (PlacementFlow.h).
+static cl::opt<bool> ExplainPlacement("explain-placement", cl::Hidden,
+                                      cl::desc("Note where the placement analysis puts each factory"),
+                                      cl::cat(Category));
 // For the compile check's own test: a way to make a migration not compile.
 static cl::opt<std::string> AppendForTesting("append-to-rewritten-files-for-testing", cl::Hidden,
                                              cl::cat(Category));
@@ -209,6 +213,7 @@ static llvm::Expected<MigrationOptions> migrationOptions() {
   Migration.RegistryMode = MigrationMode == Mode::Registry;
   Migration.DataParallel = DataParallel;
   Migration.Distributed = Distributed;
+  Migration.ExplainPlacement = ExplainPlacement;
   if (Distributed && MigrationMode == Mode::Registry)
     return llvm::createStringError(std::errc::invalid_argument,
                                    "--distributed places modules per site (it broadcasts their "

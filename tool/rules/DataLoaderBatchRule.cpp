@@ -220,7 +220,7 @@ void DataLoaderBatchRule::registerMatchers(MatchFinder *Finder) {
                            cxxMemberCallExpr(callee(cxxMethodDecl().bind("method"))))))
                    .bind("sample")),
       this);
-  auto Loop = cxxForRangeStmt(isExpansionInFile(Ctx.file()), hasBody(compoundStmt().bind("body")));
+  auto Loop = cxxForRangeStmt(isExpansionInFile(Ctx.file()), hasBody(stmt().bind("body")));
   Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, Loop.bind("loop")), this);
   // `template <typename Loader> void train(Loader &loader)`: the batch's type
   // is known only in each instantiation, whose locations are the template's;
@@ -235,9 +235,15 @@ void DataLoaderBatchRule::check(const MatchFinder::MatchResult &Result) {
     return;
   }
   const auto *Loop = Result.Nodes.getNodeAs<CXXForRangeStmt>("loop");
-  const auto *Body = Result.Nodes.getNodeAs<CompoundStmt>("body");
+  const Stmt *Body = Result.Nodes.getNodeAs<Stmt>("body");
+  // The body's statements: a block's, or the one statement of an unbraced
+  // body (which gets braces around it and the moves).
+  const auto *Block = dyn_cast<CompoundStmt>(Body);
+  llvm::ArrayRef<const Stmt *> Statements =
+      Block ? llvm::ArrayRef<const Stmt *>(Block->body_begin(), Block->body_end())
+            : llvm::ArrayRef<const Stmt *>(Body);
   const VarDecl *Batch = Loop->getLoopVariable();
-  if (!Batch || Body->body_empty() || Ctx.isPerSampleCode(*Loop))
+  if (!Batch || Statements.empty() || isa<NullStmt>(Statements.front()) || Ctx.isPerSampleCode(*Loop))
     return;
   // Uninstantiated template: a dependent loop variable whose `.data` or
   // `.target` is used is taken for a batch (moving a tensor already on the
@@ -248,23 +254,30 @@ void DataLoaderBatchRule::check(const MatchFinder::MatchResult &Result) {
   if (!RewrittenLoops.insert(Ctx.offsetOf(Loop->getBeginLoc())).second)
     return; // another instantiation of the same loop
   if (!Assumed)
-    moveDerivedTensors(*Batch, *Body);
-  std::string Moves = moveFields(*Batch, *Body, Assumed);
+    moveDerivedTensors(*Batch, *Body, Statements);
+  std::string Moves = moveFields(*Batch, *Body, Statements, Assumed);
   if (Moves.empty())
     return;
-  // After the guards that skip batches without using them: a batch the loop
-  // skips (`if (i >= max_batches) continue;`) is not copied.
-  const Stmt *const *FirstUse = llvm::find_if_not(
-      Body->body(), [&](const Stmt *S) { return isGuard(*S, *Batch); });
-  if (FirstUse == Body->body_begin() || FirstUse == Body->body_end())
-    rewrite(Body->getSourceRange(), insertion(Ctx.offsetAfterToken(Body->getLBracLoc()), Moves))
+  if (!Block) { // `for (auto &b : *loader) f(b.data);` -> `for (...) {` moves `f(b.data);` `}`
+    rewrite(Body->getSourceRange(), insertion(Ctx.offsetAfterToken(Loop->getRParenLoc()), " {" + Moves))
         << SourceRange(Loop->getBeginLoc());
-  else // Moves is "\n<indent>move;..." : before the statement, each on its line
-    rewrite(Body->getSourceRange(),
-            insertion(Ctx.offsetOf((*FirstUse)->getBeginLoc()),
-                      llvm::StringRef(Moves).ltrim("\n").ltrim(" \t").str() + "\n" +
-                          Ctx.indentationOf((*FirstUse)->getBeginLoc())))
-        << SourceRange(Loop->getBeginLoc());
+    rewrite(Body->getSourceRange(), insertion(Ctx.offsetAfterStatement(*Body),
+                                              "\n" + Ctx.indentationOf(Loop->getBeginLoc()) + "}"));
+  } else {
+    // After the guards that skip batches without using them: a batch the
+    // loop skips (`if (i >= max_batches) continue;`) is not copied.
+    const Stmt *const *FirstUse =
+        llvm::find_if_not(Statements, [&](const Stmt *S) { return isGuard(*S, *Batch); });
+    if (FirstUse == Statements.begin() || FirstUse == Statements.end())
+      rewrite(Body->getSourceRange(), insertion(Ctx.offsetAfterToken(Block->getLBracLoc()), Moves))
+          << SourceRange(Loop->getBeginLoc());
+    else // Moves is "\n<indent>move;..." : before the statement, each on its line
+      rewrite(Body->getSourceRange(),
+              insertion(Ctx.offsetOf((*FirstUse)->getBeginLoc()),
+                        llvm::StringRef(Moves).ltrim("\n").ltrim(" \t").str() + "\n" +
+                            Ctx.indentationOf((*FirstUse)->getBeginLoc())))
+          << SourceRange(Loop->getBeginLoc());
+  }
   if (Assumed)
     diag(Batch->getLocation(),
          "'" + Batch->getName().str() +
@@ -308,12 +321,12 @@ void DataLoaderBatchRule::moveSample(const VarDecl &Sample, const CXXMethodDecl 
   });
 }
 
-std::string DataLoaderBatchRule::moveFields(const VarDecl &Batch, const CompoundStmt &Body,
-                                            bool Assumed) {
+std::string DataLoaderBatchRule::moveFields(const VarDecl &Batch, const Stmt &Body,
+                                            llvm::ArrayRef<const Stmt *> Statements, bool Assumed) {
   bool IsConst = Batch.getType().getNonReferenceType().isConstQualified();
-  std::string Indent = Ctx.indentationOf(Body.body_front()->getBeginLoc());
+  std::string Indent = Ctx.indentationOf(Statements.front()->getBeginLoc());
   BatchTensors Tensors(Batch, Assumed);
-  Tensors.TraverseStmt(const_cast<CompoundStmt *>(&Body));
+  Tensors.TraverseStmt(const_cast<Stmt *>(&Body));
   std::string Moves;
   for (const std::string &Path : Tensors.Paths) {
     // A path below one already handled or recorded is its use.
@@ -329,7 +342,7 @@ std::string DataLoaderBatchRule::moveFields(const VarDecl &Batch, const Compound
                      [&](const Expr *Use) { return isGatheredField(Ctx.ast(), *Use); }))
       continue;
     std::string Source = Batch.getName().str() + "." + Path;
-    std::string Device = Ctx.device().at(*Body.body_front());
+    std::string Device = Ctx.device().at(*Statements.front());
     if (!IsConst) {
       Moves += "\n" + Indent + Source + " = " + Source + ".to(" + Device + ");";
       continue;
@@ -345,7 +358,8 @@ std::string DataLoaderBatchRule::moveFields(const VarDecl &Batch, const Compound
   return Moves;
 }
 
-void DataLoaderBatchRule::moveDerivedTensors(const VarDecl &Batch, const CompoundStmt &Body) {
+void DataLoaderBatchRule::moveDerivedTensors(const VarDecl &Batch, const Stmt &Body,
+                                             llvm::ArrayRef<const Stmt *> Statements) {
   // Locals computed from the batch, in order: `auto parts = collate(batch);`,
   // then `torch::Tensor x = parts.at(0);`. No module takes part.
   llvm::SmallPtrSet<const VarDecl *, 8> Derived{&Batch};
@@ -353,7 +367,7 @@ void DataLoaderBatchRule::moveDerivedTensors(const VarDecl &Batch, const Compoun
     return llvm::any_of(Derived, [&](const VarDecl *Var) { return mentions(Init, *Var); }) &&
            !reachesModule(Init) && !mentionsBatchTensor(Init, Batch);
   };
-  for (const Stmt *Statement : Body.body()) {
+  for (const Stmt *Statement : Statements) {
     const auto *Declaration = dyn_cast<DeclStmt>(Statement);
     if (!Declaration)
       continue;

@@ -30,13 +30,14 @@ public:
 private:
   /// The statements moving the fields of `Batch` used in `Body` (renaming the
   /// uses of a const batch); empty when there is nothing to move.
-  std::string moveFields(const clang::VarDecl &Batch, const clang::CompoundStmt &Body,
-                         bool Assumed);
+  std::string moveFields(const clang::VarDecl &Batch, const clang::Stmt &Body,
+                         llvm::ArrayRef<const clang::Stmt *> Statements, bool Assumed);
   /// Tensors the loop body computes from the batch without a module
   /// (`auto parts = collate(batch); torch::Tensor x = parts.at(0);`, a
   /// program's own stacking of a custom item type) are moved where they are
   /// made, when device code uses them.
-  void moveDerivedTensors(const clang::VarDecl &Batch, const clang::CompoundStmt &Body);
+  void moveDerivedTensors(const clang::VarDecl &Batch, const clang::Stmt &Body,
+                          llvm::ArrayRef<const clang::Stmt *> Statements);
   /// `auto sample = dataset.get(i);`: the tensors of the sample that device
   /// code uses are moved right after it.
   void moveSample(const clang::VarDecl &Sample, const clang::CXXMethodDecl &Method);

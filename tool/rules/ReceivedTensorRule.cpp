@@ -55,6 +55,19 @@ bool isPlacedSource(MigrationContext &Ctx, const FunctionDecl &F) {
 } // namespace
 
 void ReceivedTensorRule::registerMatchers(MatchFinder *Finder) {
+  // Tensors built on the host elsewhere that device code takes
+  // (PlacementFlow.h): a local holding one (`torch::Tensor s =
+  // std::get<0>(dataset.tensors());`), a getter's result handed on as is.
+  Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
+                              varDecl(isExpansionInFile(Ctx.file()), hasLocalStorage(),
+                                      hasInitializer(expr()))
+                                  .bind("host-local")),
+                     this);
+  Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
+                              callExpr(isExpansionInFile(Ctx.file()),
+                                       callee(functionDecl(returns(referenceType()))))
+                                  .bind("host-use")),
+                     this);
   Finder->addMatcher(
       traverse(
           TK_IgnoreUnlessSpelledInSource,
@@ -66,6 +79,19 @@ void ReceivedTensorRule::registerMatchers(MatchFinder *Finder) {
 }
 
 void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
+  const PlacementFlow &Flow = Ctx.facts().placement();
+  if (const auto *Var = Result.Nodes.getNodeAs<VarDecl>("host-local")) {
+    if (Flow.isMovedWhereDefined(*Var))
+      moveHostTensor(*ignoreConversions(Var->getInit()),
+                     "'" + Var->getName().str() + "' holds a tensor built on the host elsewhere");
+    return;
+  }
+  if (const auto *Use = Result.Nodes.getNodeAs<CallExpr>("host-use")) {
+    if (Flow.isMovedWhereUsed(*Use))
+      moveHostTensor(*Use, "'" + Use->getDirectCallee()->getNameAsString() +
+                               "' gives a tensor built on the host");
+    return;
+  }
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const auto *Callee = Result.Nodes.getNodeAs<FunctionDecl>("callee");
   if (!isTensorType(Call->getType()) || isPlacedSource(Ctx, *Callee))
@@ -100,6 +126,24 @@ void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
            "(no copy if it is there already)",
        DiagnosticIDs::Note)
       << Call->getSourceRange();
+}
+
+void ReceivedTensorRule::moveHostTensor(const Expr &Value, const std::string &What) {
+  if (isMovedToDevice(Ctx.ast(), Value) || Ctx.isPerSampleCode(Value) ||
+      !Ctx.isWrittenInFile(Value.getSourceRange()))
+    return;
+  const Expr *Bare = Value.IgnoreParens();
+  const bool Postfix = isa<CallExpr, DeclRefExpr, MemberExpr, ArraySubscriptExpr>(Bare) &&
+                       !isa<CXXOperatorCallExpr>(Bare);
+  const std::string Move = ".to(" + Ctx.device().at(Value) + ")";
+  if (!Postfix)
+    rewrite(Value.getSourceRange(), insertion(Ctx.offsetOf(Value.getBeginLoc()), "("));
+  rewrite(Value.getSourceRange(),
+          insertion(Ctx.offsetAfterToken(Value.getEndLoc()), (Postfix ? "" : ")") + Move));
+  diag(Value.getBeginLoc(),
+       What + " and is taken by device code: moved to the device once, where it is received",
+       DiagnosticIDs::Note)
+      << Value.getSourceRange();
 }
 
 } // namespace to_device_migrate

@@ -18,6 +18,10 @@ public:
   using Rule::Rule;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  /// `Value` (a tensor built on the host elsewhere) gets `.to(device)` and a note saying `What`.
+  void moveHostTensor(const clang::Expr &Value, const std::string &What);
 };
 
 } // namespace to_device_migrate

@@ -2,6 +2,7 @@
 #include "facts/HostWrites.h"
 #include "facts/Matchers.h"
 #include "facts/ParseFacts.h"
+#include "facts/TorchOps.h"
 #include "facts/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -247,22 +248,9 @@ int optionsParameterIndex(const FunctionDecl &F) {
 
 } // namespace
 
-ArrayRef<StringRef> TensorFactoryRule::factoryNames() {
-  static const StringRef Names[] = {
-      "randn",        "rand",          "randint",        "randperm",       "zeros",
-      "ones",         "empty",         "empty_strided",  "full",           "arange",
-      "range",        "linspace",      "logspace",       "eye",            "tensor",
-      "scalar_tensor", "tril_indices", "triu_indices",   "hann_window",    "hamming_window",
-      "bartlett_window", "blackman_window", "kaiser_window", "normal"};
-  return Names;
-}
-
 void TensorFactoryRule::registerMatchers(MatchFinder *Finder) {
-  std::vector<std::string> Qualified;
-  for (StringRef Name : factoryNames()) {
-    Qualified.push_back(("::torch::" + Name).str());
-    Qualified.push_back(("::at::" + Name).str());
-  }
+  const std::vector<std::string> Qualified =
+      functionsWithEffect({TensorEffect::Create, TensorEffect::CreateFromValues});
   const auto Factory =
       callee(functionDecl(hasAnyName(std::vector<StringRef>(Qualified.begin(), Qualified.end()))));
   Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, callExpr(Factory).bind("call")),
@@ -287,13 +275,22 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
     Call = Result.Nodes.getNodeAs<CallExpr>("instantiated-call");
   const FunctionDecl *Callee = Call->getDirectCallee();
   const SourceManager &SM = Ctx.sources();
-  if (!Callee || !Ctx.isExpansionInFile(Call->getBeginLoc()) || Ctx.isPerSampleCode(*Call) ||
-      buildsHostBuiltTensor(Ctx.ast(), *Call) || buildsHostBuiltField(*Call) ||
-      gatheredInto(Ctx.ast(), *Call) ||
+  if (!Callee || !Ctx.isExpansionInFile(Call->getBeginLoc()))
+    return;
+  const bool StaysOnHost =
+      Ctx.isPerSampleCode(*Call) || buildsHostBuiltTensor(Ctx.ast(), *Call) ||
+      buildsHostBuiltField(*Call) || gatheredInto(Ctx.ast(), *Call) ||
       waitsForPerSampleCode(Ctx.ast(), *Call) || feedsHostBuiltTensor(Ctx.ast(), *Call) ||
       isOnlyHandedAsHostData(Ctx.ast(), *Call, [this](const HandedTo &To) {
         return Ctx.facts().receivesHostData(*To.Callee, To.Index);
-      }))
+      });
+  if (Ctx.options().ExplainPlacement && !Instantiated)
+    explain(*Call, StaysOnHost);
+  // What host code writes the tensor with (its indices, its values) is where
+  // that tensor is (PlacementFlow.h).
+  if (Ctx.facts().placement().of(*Call).Where == Placement::Host)
+    return;
+  if (StaysOnHost)
     return; // stays on the CPU for host code; moved once joined or transformed
   int OptionsIndex = optionsParameterIndex(*Callee);
   if (OptionsIndex < 0) {
@@ -319,6 +316,29 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
     addDeviceToOptions(*Call, *ignoreConversions(Options), Named, Instantiated);
 }
 
+std::string TensorFactoryRule::deviceFor(const CallExpr &Call, bool Instantiated) {
+  // In a function given tensors, where they are (PlacementFlow.h): a helper
+  // that a dataset and a model both call makes its tensors on each one's side.
+  const Placement Analysed = Ctx.facts().placement().of(Call);
+  if (Analysed.Where == Placement::Parameter)
+    return Analysed.Param->getName().str() + ".device()";
+  if (!Instantiated && Ctx.registry().registerInstead(Call))
+    return "";
+  return Ctx.device().at(Call);
+}
+
+void TensorFactoryRule::explain(const CallExpr &Call, bool StaysOnHost) {
+  const Placement Analysed = Ctx.facts().placement().of(Call);
+  std::string Where = Analysed.Where == Placement::Device ? "device"
+                      : Analysed.Where == Placement::Host ? "host"
+                      : Analysed.Where == Placement::Parameter
+                          ? "where parameter '" + Analysed.Param->getName().str() + "' is"
+                          : "free";
+  diag(Call.getBeginLoc(), "placement: analysis " + Where + ", rules " +
+                               (StaysOnHost ? "host" : "device"),
+       DiagnosticIDs::Note);
+}
+
 void TensorFactoryRule::addOptions(const CallExpr &Call, const FunctionDecl &Factory,
                                    unsigned OptionsIndex, bool Instantiated) {
   unsigned Explicit = 0;
@@ -335,12 +355,13 @@ void TensorFactoryRule::addOptions(const CallExpr &Call, const FunctionDecl &Fac
       return;
     Defaults += ", " + Default;
   }
-  if (!Instantiated && Ctx.registry().registerInstead(Call))
-    return;
+  const std::string Device = deviceFor(Call, Instantiated);
+  if (Device.empty())
+    return; // the registry moves it
   const std::string NS = Ctx.device().torchNamespace().str();
   // `torch::randint(0, 10, {4})` defaults its options to `at::kLong`: options
   // naming only the device would make a float tensor.
-  std::string Options = NS + "::device(" + Ctx.device().at(Call) + ")";
+  std::string Options = NS + "::device(" + Device + ")";
   if (const std::string DType = defaultDType(Factory, OptionsIndex); !DType.empty())
     Options = NS + "::dtype(" + NS + "::" + DType + ")." + Options.substr(NS.size() + 2);
   unsigned Offset = Ctx.offsetAfterToken(Call.getArg(Explicit - 1)->getEndLoc());
@@ -359,10 +380,10 @@ void TensorFactoryRule::addDeviceToOptions(const CallExpr &Call, const Expr &Wri
         << Call.getSourceRange() << Written.getSourceRange();
     return;
   }
-  if (!Instantiated && Ctx.registry().registerInstead(Call))
-    return;
+  const std::string Device = deviceFor(Call, Instantiated);
+  if (Device.empty())
+    return; // the registry moves it
   const std::string NS = Ctx.device().torchNamespace().str();
-  std::string Device = Ctx.device().at(Call);
   std::string Text = Ctx.text(Written.getSourceRange()).str();
   if (!isTensorOptionsType(Written.getType())) // a dtype, layout or memory format
     rewrite(Call.getSourceRange(),

@@ -21,13 +21,17 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
-  /// The factory functions, without namespace (each exists as torch:: and at::).
-  static llvm::ArrayRef<llvm::StringRef> factoryNames();
-
   /// Does a factory's options argument name a device?
   enum class DeviceNamed { Yes, No, Unknown };
 
 private:
+  /// The device `Call` is made on: a parameter's (`x.device()`) where the
+  /// placement analysis follows one, else the program's; "" when the
+  /// registry moves it instead (--mode=registry).
+  std::string deviceFor(const clang::CallExpr &Call, bool Instantiated);
+  /// Notes where the placement analysis puts `Call` beside the rules' decision
+  /// (--explain-placement).
+  void explain(const clang::CallExpr &Call, bool StaysOnHost);
   /// Does `Factory` build a tensor member that host code fills
   /// (ParseFacts::isHostBuiltField())? It stays on the CPU (host-built-tensor).
   bool buildsHostBuiltField(const clang::CallExpr &Factory);

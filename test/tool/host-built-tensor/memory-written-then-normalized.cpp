@@ -3,7 +3,8 @@
 // (`t = t.sub(mean).div(stdev)`, an image normalized after loading): only host
 // memory takes the write. It is moved where the device computes with it.
 // A tensor written element by element (`t[0] = 1`) and then computed with
-// others is the device's: an element write runs on the device too.
+// others is where they are: an element write runs on the device too, and a
+// function given a tensor makes its own where that one is (`offset.device()`).
 // RUN: %migrate %s > %t.cpp
 // RUN: %strip %t.cpp | FileCheck %s
 // RUN: %syntax-check %t.cpp
@@ -24,7 +25,7 @@ torch::Tensor normalized(const unsigned char *pixels, int w, int h, const torch:
 
 torch::Tensor shifted(const torch::Tensor &offset) {
   torch::Tensor s = torch::zeros({3, 1, 1});
-  // CHECK: torch::Tensor s = torch::zeros({3, 1, 1}, torch::device(device));
+  // CHECK: torch::Tensor s = torch::zeros({3, 1, 1}, torch::device(offset.device()));
   s[0] = 1;
   s = s + offset;
   return s;

@@ -1,6 +1,7 @@
 // Rows copied from host data one by one into a vector and then joined stay on
 // the CPU; the joined batch is moved, one copy instead of one per row. A
-// vector that also holds other tensors, or is handed on, keeps the rows placed.
+// vector that also holds other tensors, or is handed on, keeps the rows placed:
+// where the tensor it holds is (`state.device()`, a parameter), or on the device.
 // RUN: %migrate --no-compile-check %s > %t.cpp
 // RUN: %strip %t.cpp | FileCheck %s
 // RUN: %migrate %t.cpp | diff %t.cpp -
@@ -29,7 +30,7 @@ torch::Tensor mixed(const Rows &rows, const torch::Tensor &state) {
   std::vector<torch::Tensor> parts{state};
   for (const auto &row : rows)
     parts.push_back(torch::tensor(row, torch::kFloat));
-  // CHECK: parts.push_back(torch::tensor(row, torch::TensorOptions(torch::kFloat).device(device)));
+  // CHECK: parts.push_back(torch::tensor(row, torch::TensorOptions(torch::kFloat).device(state.device())));
   return torch::cat(parts);
   // CHECK: return torch::cat(parts);
 }

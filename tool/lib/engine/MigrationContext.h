@@ -46,6 +46,10 @@ struct MigrationOptions {
   /// (--header-filter): the functions it defines are placed like the main
   /// file's. Unset: only the main file is.
   std::function<bool(llvm::StringRef)> IsMigratedHeader;
+  /// Print, at each factory, where the placement analysis (PlacementFlow.h)
+  /// puts it beside what the rules decide (hidden --explain-placement: the
+  /// two are compared over the corpus before the rules read the analysis).
+  bool ExplainPlacement = false;
   /// The whole program's summary, from the run's first pass (ProgramSummary.h);
   /// null when the parse of the one file given is the whole program.
   std::shared_ptr<const ProgramSummary> Program;

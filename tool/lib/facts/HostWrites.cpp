@@ -1,5 +1,6 @@
 #include "facts/HostWrites.h"
 #include "facts/PerSampleCode.h"
+#include "facts/TorchOps.h"
 #include "facts/TorchTypes.h"
 #include "compat/LlvmCompat.h"
 
@@ -221,7 +222,7 @@ const Expr *startOfHostChain(const Expr &E) {
   const Expr *Current = ignoreConversions(&E)->IgnoreImplicit();
   while (const auto *Method = dyn_cast<CXXMemberCallExpr>(Current)) {
     if (!isTensorType(Method->getType()) ||
-        isNamedCall(Method->getMethodDecl(), {"to", "cuda", "cpu"}) ||
+        effectOf(Method->getMethodDecl()) == TensorEffect::Transfer ||
         llvm::any_of(Method->arguments(),
                      [](const Expr *Arg) { return isTensorType(Arg->getType()); }))
       return nullptr;
@@ -233,7 +234,7 @@ const Expr *startOfHostChain(const Expr &E) {
 bool isHostDataCopy(const Expr &E) {
   const auto *Call = dyn_cast_or_null<CallExpr>(startOfHostChain(E));
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-  return Callee && isLibraryDecl(Callee) && isNamedCall(Callee, {"tensor", "from_blob"});
+  return copiesHostData(effectOf(Callee));
 }
 
 /// `e.data`, `e.target.unsqueeze(0)`: a field of a data-set example (a
@@ -380,8 +381,7 @@ bool isGatheredHostRows(ASTContext &Ast, const VarDecl &Rows) {
     const auto *Join = dyn_cast_or_null<CallExpr>(userOf(Ast, Ref));
     const FunctionDecl *Callee = Join ? Join->getDirectCallee() : nullptr;
     // The vector can only be their tensor-list argument.
-    if (Callee && isLibraryDecl(Callee) &&
-        isNamedCall(Callee, {"stack", "cat", "vstack", "hstack"}))
+    if (effectOf(Callee) == TensorEffect::Join)
       return !(Joined = true);
     return true;
   });
@@ -482,11 +482,7 @@ const Expr *viewedReference(const Expr &Object) {
     }
     const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
     const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
-    if (!Method || !Method->getIdentifier() || !isTensorType(Call->getType()) ||
-        !llvm::is_contained({"select", "narrow", "slice", "index", "view", "reshape", "squeeze",
-                             "unsqueeze", "flatten", "transpose", "permute", "t", "expand",
-                             "as_strided", "view_as", "detach", "chunk", "unbind"},
-                            Method->getName()))
+    if (!isTensorType(Call->getType()) || effectOf(Method) != TensorEffect::View)
       return nullptr;
     E = Call->getImplicitObjectArgument();
   }
@@ -517,11 +513,11 @@ const Expr &outermostView(ASTContext &Ast, const Expr &Ref, const ValueDecl &Ten
 
 namespace {
 
-/// The in-place methods that write a tensor's elements from the host's values
-/// (`fill_(0.5)`, `index_put_({i}, v)`), or from another tensor wherever it is
-/// (`copy_`): the tensor stays where it is.
-bool isElementWriteMethod(StringRef Name) {
-  return llvm::is_contained({"fill_", "zero_", "index_put_", "index_fill_", "copy_"}, Name);
+/// The in-place methods that write a tensor's elements from the caller's
+/// values (`fill_(0.5)`, `index_put_({i}, v)`), or from another tensor
+/// wherever it is (`copy_`): the tensor stays where it is.
+bool isElementWriteMethod(const CXXMethodDecl *Method) {
+  return effectOf(Method) == TensorEffect::WriteElements;
 }
 
 /// Is `Value` the host's: a number (`vocab[word]`, `0.5f`), or a tensor
@@ -535,21 +531,62 @@ bool isHostValue(const Expr &Value) {
     return true;
   const auto *Ref = dyn_cast<DeclRefExpr>(ignoreConversions(&Value)->IgnoreImplicit());
   const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  return Var && holdsHostData(*Var);
+  if (!Var)
+    return false;
+  if (holdsHostData(*Var))
+    return true;
+  // A tensor its function builds on the host (`obs[i] = row` with `row`
+  // written through memcpy). Tensors written into each other are asked once.
+  static thread_local llvm::SmallPtrSet<const VarDecl *, 4> Asking;
+  if (!Asking.insert(Var).second)
+    return false;
+  const bool Built = isHostBuiltTensor(Var->getASTContext(), *Var);
+  Asking.erase(Var);
+  return Built;
+}
+
+/// True if the operands of the views between `Ref` and `View` are the host's
+/// (`t[i]`, `t.select(0, i)`; not `t[idx]` with a tensor computed elsewhere).
+bool viewsWithHostOperands(const Expr &View, const Expr &Ref) {
+  for (const Expr *E = &View; E && E != &Ref;) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E); Op && Op->getNumArgs() == 2) {
+      if (!holdsOnlyHostValues(*Op->getArg(1)))
+        return false;
+      E = Op->getArg(0);
+    } else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
+      if (!llvm::all_of(Call->arguments(), [](const Expr *Arg) { return holdsOnlyHostValues(*Arg); }))
+        return false;
+      E = Call->getImplicitObjectArgument();
+    } else {
+      return true;
+    }
+  }
+  return true;
 }
 
 /// Is `View` (a view of a tensor, not the tensor itself) assigned a host
-/// value (`t[i] = v`, `t[i] = torch::from_blob(row, {d})`)?
+/// value (`t[i] = v`, `t[i] = torch::from_blob(row, {d})`) at host indices?
 bool isAssignedView(ASTContext &Ast, const Expr &View, const Expr &Ref) {
   if (&View == &Ref)
     return false;
   const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(userOf(Ast, View));
   return Assign && Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2 &&
          Assign->getArg(0)->IgnoreImplicit() == View.IgnoreImplicit() &&
-         isHostValue(*Assign->getArg(1));
+         isHostValue(*Assign->getArg(1)) && viewsWithHostOperands(View, Ref);
 }
 
 } // namespace
+
+bool holdsOnlyHostValues(const Expr &E) {
+  const Expr *Bare = E.IgnoreImplicit();
+  if (isTensorType(Bare->getType()))
+    return isHostValue(*Bare);
+  return llvm::all_of(Bare->children(), [](const Stmt *Child) {
+    const auto *Operand = dyn_cast_or_null<Expr>(Child);
+    return !Operand || holdsOnlyHostValues(*Operand);
+  });
+}
 
 bool isHostWrite(ASTContext &Ast, const Expr &Ref, const ValueDecl &Tensor) {
   // Through a view of it (`t[0].data_ptr()`, `t.select(0, i).accessor<...>()`,
@@ -561,12 +598,16 @@ bool isHostWrite(ASTContext &Ast, const Expr &Ref, const ValueDecl &Tensor) {
   const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
   if (!Method || !Method->getIdentifier())
     return false;
-  // `t[i].fill_(0.5)`, `t.index_put_({i}, v)` from a host value; `zero_()`
-  // and fills from a computed tensor are not the host's, nor is a fill of
-  // the whole tensor (`labels.fill_(1)`): one operation, done where it is.
+  // `t[i].fill_(0.5)`, `t.index_put_({i}, v)` from host values and at host
+  // indices; `zero_()` and writes with a tensor computed elsewhere (a value,
+  // or indices: `t.index_put_({idx}, 1)` with `idx` the model's) are not the
+  // host's, nor is a fill of the whole tensor (`labels.fill_(1)`): one
+  // operation, done where it is.
   const bool WholeFill = Method->getName() == "fill_" && &Viewed == &Ref;
-  if (isElementWriteMethod(Method->getName()) && Method->getName() != "copy_" && !WholeFill &&
-      Call->getNumArgs() && isHostValue(*Call->getArg(Call->getNumArgs() - 1)))
+  if (isElementWriteMethod(Method) && Method->getName() != "copy_" && !WholeFill &&
+      Call->getNumArgs() &&
+      llvm::all_of(Call->arguments(), [](const Expr *Arg) { return holdsOnlyHostValues(*Arg); }) &&
+      viewsWithHostOperands(*Call->getImplicitObjectArgument(), Ref))
     return true;
   return isHostMemoryAccess(Method) && isWriteAccess(Ast, *Call);
 }
@@ -582,11 +623,8 @@ static bool holdsItsOwnMemory(const Expr &Value, const ValueDecl &Self) {
       const CXXMethodDecl *Method = Call->getMethodDecl();
       if (!Method || !Method->getIdentifier() || !isTensorType(Call->getType()))
         return true; // not a tensor method: a module's forward, an IValue's toTensor
-      if (!isNamedCall(Method, {"to", "contiguous", "view", "view_as", "reshape", "reshape_as",
-                                "squeeze", "unsqueeze", "permute", "transpose", "t", "select",
-                                "narrow", "slice", "expand", "expand_as", "as_strided", "detach",
-                                "flatten", "unflatten", "type_as", "cpu", "cuda", "index",
-                                "diagonal", "unfold", "real", "imag", "alias", "movedim"}))
+      const TensorEffect Effect = effectOf(Method);
+      if (Effect != TensorEffect::View && Effect != TensorEffect::Transfer)
         return true; // computes a new tensor (`argmax`, `add`, `clone`)
       E = ignoreConversions(Call->getImplicitObjectArgument())->IgnoreParens();
       continue;
@@ -683,7 +721,7 @@ bool feedsHostBuiltTensor(ASTContext &Ast, const Expr &Value) {
       Assign->getArg(1)->IgnoreImplicit() == Written->IgnoreImplicit())
     Target = Assign->getArg(0);
   if (const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(User);
-      Call && isNamedCall(Call->getMethodDecl(), {"copy_", "index_put_"}))
+      Call && isElementWriteMethod(Call->getMethodDecl()))
     Target = Call->getImplicitObjectArgument();
   const auto *Tensor = Target ? dyn_cast_or_null<VarDecl>(viewedTensor(*Target)) : nullptr;
   return Tensor && isHostBuiltTensor(Ast, *Tensor);
@@ -733,11 +771,20 @@ bool isDeviceModification(ASTContext &Ast, const Expr &Ref, const ValueDecl &Ten
                : IsTensor(Op->getArg(1));
   if (const auto *Op = dyn_cast_or_null<BinaryOperator>(User); Op && Op->isAssignmentOp())
     return Op->getLHS()->IgnoreImplicit() == Viewed.IgnoreImplicit();
-  // `t.add_(x)`, `t.mul_(w)`: in-place arithmetic with another tensor.
+  // `t.add_(x)`, `t.mul_(w)`: in-place arithmetic with another tensor; an
+  // element write with a tensor computed elsewhere as its value or indices
+  // (`t.index_put_({idx}, 1)`, `t.masked_fill_(t < 0, 0)`) is done where that
+  // tensor is too. A copy (`copy_`) takes its source from anywhere.
   const CXXMemberCallExpr *Call = calledOn(Ast, Viewed);
-  const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
-  return Method && Method->getIdentifier() && compat::endsWith(Method->getName(), "_") &&
-         !isElementWriteMethod(Method->getName()) && llvm::any_of(Call->arguments(), IsTensor);
+  switch (Call ? effectOf(Call->getMethodDecl()) : TensorEffect::NotLibTorch) {
+  case TensorEffect::Accumulate:
+    return llvm::any_of(Call->arguments(), IsTensor);
+  case TensorEffect::WriteElements:
+    return Call->getMethodDecl()->getName() != "copy_" &&
+           !llvm::all_of(Call->arguments(), [](const Expr *Arg) { return holdsOnlyHostValues(*Arg); });
+  default:
+    return false;
+  }
 }
 
 bool isModifiedOnDevice(ASTContext &Ast, const VarDecl &Tensor) {
@@ -866,11 +913,10 @@ bool isDeviceUse(ASTContext &Ast, const Expr &Use) {
   const Expr *Value = &Use;
   while (const CXXMemberCallExpr *Call = calledOn(Ast, *Value)) {
     const CXXMethodDecl *Method = Call->getMethodDecl();
+    const TensorEffect Effect = effectOf(Method);
     if (!isTensorType(Call->getType()) || !Method || !Method->getIdentifier() ||
-        isNamedCall(Method, {"cpu", "cuda", "data"}) ||
-        (Method->getName() == "to" && Call->getNumArgs() &&
-         isDeviceExpression(*ignoreConversions(Call->getArg(0)))) ||
-        (compat::endsWith(Method->getName(), "_") && Value == &Use))
+        isDeviceTransfer(*Call) || Method->getName() == "data" ||
+        ((Effect == TensorEffect::WriteElements || Effect == TensorEffect::Accumulate) && Value == &Use))
       return false; // read on the host (`item`, `sizes`, `data_ptr`), moved, or written
     Value = Call;
   }
@@ -892,11 +938,22 @@ bool isDeviceUse(ASTContext &Ast, const Expr &Use) {
   const Stmt *User = userOf(Ast, *Value);
   if (!User || isa<ReturnStmt>(User))
     return false; // what the function returns is placed where it is received
+  if (isa<LambdaExpr>(User))
+    return false; // captured: the lambda's own uses are looked at where they are
+  // The source of a copy into elements (`obs[i] = x`, `t.copy_(x)`) may be on any device.
+  if (const auto *Copy = dyn_cast<CXXMemberCallExpr>(User);
+      Copy && Copy->getMethodDecl() && Copy->getMethodDecl()->getIdentifier() &&
+      Copy->getMethodDecl()->getName() == "copy_" &&
+      Copy->getImplicitObjectArgument()->IgnoreImplicit() != Value->IgnoreImplicit())
+    return false;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(User)) {
     if (Op->getOperator() == OO_LessLess)
       return false; // printed
     if (Op->isAssignmentOp() && Op->getArg(0)->IgnoreImplicit() == Value->IgnoreImplicit())
       return false; // written
+    if (effectOf(*Op) == TensorEffect::WriteElements && Op->getNumArgs() == 2 &&
+        Op->getArg(1)->IgnoreImplicit() == Value->IgnoreImplicit())
+      return false; // copied into elements, from wherever it is
     if (const ValueDecl *Tensor = viewedTensor(Use);
         Tensor && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
         referencedTensor(*Op->getArg(0)->IgnoreImplicit()) == Tensor &&
@@ -930,15 +987,43 @@ static bool isMadeFromNoTensor(const Expr &Init) {
   return Callee && isLibraryDecl(Callee) && llvm::none_of(Call->arguments(), IsTensor);
 }
 
+/// True if host code writes `Tensor`'s elements in a loop that is not also
+/// around its declaration (`for (i...) t[i] = v`: a fill, cheaper on the host
+/// and copied once, than one small write on the device per element).
+static bool isFilledInLoop(ASTContext &Ast, const VarDecl &Tensor) {
+  const SourceManager &SM = Ast.getSourceManager();
+  const SourceLocation Declared = SM.getExpansionLoc(Tensor.getLocation());
+  auto InLoopWithout = [&](const Expr &Ref) {
+    for (DynTypedNodeList Parents = Ast.getParents(Ref); !Parents.empty();
+         Parents = Ast.getParents(Parents[0])) {
+      if (Parents[0].get<FunctionDecl>())
+        return false;
+      const auto *Loop = Parents[0].get<Stmt>();
+      if (Loop && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Loop) &&
+          !SM.isPointWithin(Declared, SM.getExpansionLoc(Loop->getBeginLoc()),
+                            SM.getExpansionLoc(Loop->getEndLoc())))
+        return true;
+    }
+    return false;
+  };
+  return anyUseIn(bodyOf(Tensor), Tensor, [&](const DeclRefExpr &Ref) {
+    return InLoopWithout(Ref) && isHostWrite(Ast, Ref, Tensor);
+  });
+}
+
 bool isHostBuiltTensor(ASTContext &Ast, const VarDecl &Tensor) {
   if (!Tensor.hasLocalStorage() || !isTensorType(Tensor.getType()) || !Tensor.getInit())
     return false;
   const auto *Init = dyn_cast<CallExpr>(ignoreConversions(Tensor.getInit())->IgnoreImplicit());
-  // A tensor later computed with others (`t = t.sub(mean)`) is the device's,
-  // unless host code writes its memory: then it must be built on the host,
-  // and is moved where the device computes with it.
-  return Init && isMadeFromNoTensor(*Init) && isWrittenByHostCode(Ast, Tensor) &&
-         (!isModifiedOnDevice(Ast, Tensor) || isWrittenThroughHostMemory(Ast, Tensor));
+  // Host memory takes a write through data_ptr or an accessor: the tensor is
+  // built on the host, and moved where the device computes with it, even when
+  // later computed with others (`t = t.sub(mean)`). Elements written in a
+  // loop (a fill) are too, unless it is computed with others: then the
+  // device's. A few elements written once (`mask[0] = flag`) are written on
+  // the device, where the tensor is made.
+  return Init && isMadeFromNoTensor(*Init) &&
+         (isWrittenThroughHostMemory(Ast, Tensor) ||
+          (isFilledInLoop(Ast, Tensor) && !isModifiedOnDevice(Ast, Tensor)));
 }
 
 const VarDecl *initializedVariable(ASTContext &Ast, const Expr &E) {

@@ -37,6 +37,11 @@ const clang::Expr *viewedReference(const clang::Expr &Object);
 /// The variable or member `Reference` (a DeclRefExpr or MemberExpr) names.
 const clang::ValueDecl *referencedTensor(const clang::Expr &Reference);
 
+/// True if every tensor `E` holds is the host's: a number, a tensor copied
+/// from host data or a local holding one; `E` itself, or the elements of its
+/// braced lists (the indices of `index_put_({idx}, v)`).
+bool holdsOnlyHostValues(const clang::Expr &E);
+
 /// True if the use `Ref` of `Tensor` writes it from host code, as is or
 /// through a view of it (isWriteAccess(), `t[i] = v`, `t.fill_(v)`).
 bool isHostWrite(clang::ASTContext &Ast, const clang::Expr &Ref, const clang::ValueDecl &Tensor);

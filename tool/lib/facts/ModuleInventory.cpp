@@ -241,6 +241,10 @@ StoredModule classifyStoredModule(const Expr *Value, const ModuleSlotType &Type)
   }
   if (namesExistingModule(E))
     return StoredModule::Existing;
+  // `dynamic_cast<LinearImpl *>(module.get())`: a pointer cast makes no
+  // module; it points to one its owner holds and places.
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E); Cast && Cast->getType()->isPointerType())
+    return isa<CXXNewExpr>(stripped(Cast->getSubExpr())) ? StoredModule::New : StoredModule::Existing;
   // Anything else makes a module: dependent code in a template (`Module()`,
   // `std::make_shared<M>(...)`), a lambda's result, a cast.
   return StoredModule::New;

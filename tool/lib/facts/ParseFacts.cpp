@@ -186,13 +186,45 @@ private:
 
 } // namespace
 
+namespace {
+
+/// The placement analysis of a parse, asking `Program` (when there is one)
+/// about the functions other translation units define.
+std::unique_ptr<PlacementFlow> analysePlacement(ASTContext &Ast, llvm::ArrayRef<Decl *> Decls,
+                                                const llvm::DenseSet<FileID> &Files,
+                                                const ProgramSummary *Program) {
+  PlacementFlow::Program Whole;
+  Whole.IsMigrated = [&Ast, &Files](SourceLocation Loc) {
+    const SourceManager &SM = Ast.getSourceManager();
+    const FileID File = SM.getFileID(SM.getExpansionLoc(Loc));
+    return File.isValid() && Files.count(File);
+  };
+  if (Program) {
+    Whole.Elsewhere = [Program](const FunctionDecl &F) { return Program->placementOf(usrOf(&F)); };
+    Whole.IsHostBuiltField = [Program](const FieldDecl &Field) {
+      return Program->isHostBuiltField(usrOf(&Field));
+    };
+  }
+  return std::make_unique<PlacementFlow>(Ast, Decls, std::move(Whole));
+}
+
+} // namespace
+
 TranslationUnitSummary ParseFacts::summarize(ASTContext &Ast, llvm::ArrayRef<Decl *> Decls,
-                                             const llvm::DenseSet<FileID> &Files) {
+                                             const llvm::DenseSet<FileID> &Files,
+                                             const PlacementFlow *Flow) {
   TranslationUnitSummary Summary;
   DefinitionCollector Definitions(Ast, Files, Summary);
   for (Decl *D : Decls)
     Definitions.TraverseDecl(D);
   Summary.Uses = collectFunctionUses(Ast, Decls);
+  std::unique_ptr<PlacementFlow> Own;
+  if (!Flow)
+    Flow = (Own = analysePlacement(Ast, Decls, Files, nullptr)).get();
+  Flow->forEachSummary([&](const FunctionDecl &F, const PlacementSummary &Placement) {
+    if (std::string Usr = usrOf(&F); !Usr.empty())
+      Summary.Placements.emplace(std::move(Usr), Placement);
+  });
   return Summary;
 }
 
@@ -202,6 +234,7 @@ ParseFacts::ParseFacts(ASTContext &Ast, llvm::ArrayRef<Decl *> Decls,
     : Program(WholeProgram ? std::move(WholeProgram)
                            : std::make_shared<const ProgramSummary>(
                                  ProgramSummary::merge({summarize(Ast, Decls, Files)}))),
+      Flow(analysePlacement(Ast, Decls, Files, Program.get())),
       PerSample(Ast, *Program, [this](const Decl *D) { return usr(D); }) {
   OptionsValueCollector Options(OptionsValues);
   for (Decl *D : Decls)

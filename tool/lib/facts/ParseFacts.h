@@ -7,6 +7,7 @@
 
 #include "facts/ModuleInventory.h"
 #include "facts/PerSampleCode.h"
+#include "facts/PlacementFlow.h"
 #include "facts/ProgramSummary.h"
 
 #include "clang/AST/Decl.h"
@@ -30,11 +31,15 @@ public:
              std::shared_ptr<const ProgramSummary> Program);
 
   /// What this parse tells the rest of the run (the first pass writes it).
+  /// `Flow`: the parse's placement analysis, when made already.
   static TranslationUnitSummary summarize(clang::ASTContext &Ast,
                                           llvm::ArrayRef<clang::Decl *> Decls,
-                                          const llvm::DenseSet<clang::FileID> &Files);
+                                          const llvm::DenseSet<clang::FileID> &Files,
+                                          const PlacementFlow *Flow = nullptr);
 
   const PerSampleCode &perSample() const { return PerSample; }
+  /// Where each tensor of the migrated files is needed (PlacementFlow.h).
+  const PlacementFlow &placement() const { return *Flow; }
   /// Every store into a module object in the migrated files (ModuleInventory.h).
   llvm::ArrayRef<ModuleStore> moduleStores() const { return ModuleStores; }
   const ProgramSummary &program() const { return *Program; }
@@ -73,6 +78,7 @@ public:
 
 private:
   std::shared_ptr<const ProgramSummary> Program;
+  std::unique_ptr<PlacementFlow> Flow; ///< made after Program, which it asks
   mutable llvm::DenseMap<const clang::Decl *, std::string> Usrs;
   PerSampleCode PerSample;
   std::vector<ModuleStore> ModuleStores;

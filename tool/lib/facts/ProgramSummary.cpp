@@ -131,6 +131,9 @@ json::Value TranslationUnitSummary::toJSON() const {
   for (const TensorArgument &Argument : TensorArguments)
     Arguments.push_back(json::Object{
         {"callee", Argument.Callee}, {"index", Argument.Index}, {"host-data", Argument.HostData}});
+  json::Object Placements;
+  for (const auto &[Usr, Summary] : this->Placements)
+    Placements[Usr] = Summary.toJSON();
   return json::Object{{"defined", strings(Defined)},
                       {"uses", std::move(UseList)},
                       {"host-built-returns", strings(HostBuiltReturns)},
@@ -141,7 +144,8 @@ json::Value TranslationUnitSummary::toJSON() const {
                       {"factory-built-fields", strings(FactoryBuiltFields)},
                       {"otherwise-set-fields", strings(OtherwiseSetFields)},
                       {"tensor-arguments", std::move(Arguments)},
-                      {"input-parameters", listMap(InputParameters)}};
+                      {"input-parameters", listMap(InputParameters)},
+                      {"placements", std::move(Placements)}};
 }
 
 std::optional<TranslationUnitSummary> TranslationUnitSummary::fromJSON(const json::Value &Value) {
@@ -157,6 +161,15 @@ std::optional<TranslationUnitSummary> TranslationUnitSummary::fromJSON(const jso
       !readStrings(*Object, "otherwise-set-fields", Summary.OtherwiseSetFields) ||
       !readListMap(*Object, "input-parameters", Summary.InputParameters))
     return std::nullopt;
+  const json::Object *Placements = Object->getObject("placements");
+  if (!Placements)
+    return std::nullopt;
+  for (const auto &[Usr, Entry] : *Placements) {
+    std::optional<PlacementSummary> Placement = PlacementSummary::fromJSON(Entry);
+    if (!Placement)
+      return std::nullopt;
+    Summary.Placements[Usr.str()] = std::move(*Placement);
+  }
   const json::Array *Arguments = Object->getArray("tensor-arguments");
   if (!Arguments)
     return std::nullopt;
@@ -203,6 +216,10 @@ ProgramSummary ProgramSummary::merge(llvm::ArrayRef<TranslationUnitSummary> Unit
     Program.OtherwiseSetFields.insert(Unit.OtherwiseSetFields.begin(), Unit.OtherwiseSetFields.end());
     for (const FunctionUse &Use : Unit.Uses)
       UsesOf[Use.Callee].push_back(&Use);
+    // A header's function is summarised by each parse that includes it: the
+    // same body, the same summary; the first is kept.
+    for (const auto &[Usr, Placement] : Unit.Placements)
+      Program.Placements.try_emplace(Usr, Placement);
   }
   Program.HostDataParameters = hostDataParameters(Units);
   // A header migrated with several files is summarised by each of their

@@ -12,6 +12,8 @@
 // alone.
 #pragma once
 
+#include "facts/PlacementFlow.h"
+
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -74,6 +76,9 @@ struct TranslationUnitSummary {
   /// Functions defined there, by the indices of their tensor parameters that
   /// are only inputs (HostWrites.h, isInputParameter()).
   std::map<std::string, std::vector<unsigned>> InputParameters;
+  /// What each function defined there needs of its tensor parameters and
+  /// returns (PlacementFlow.h).
+  std::map<std::string, PlacementSummary> Placements;
 
   llvm::json::Value toJSON() const;
   static std::optional<TranslationUnitSummary> fromJSON(const llvm::json::Value &Value);
@@ -120,6 +125,11 @@ public:
   bool receivesHostData(llvm::StringRef Usr, unsigned Index) const {
     return hasIndex(HostDataParameters, Usr, Index);
   }
+  /// What function `Usr` needs of its tensors and returns (PlacementFlow.h), if known.
+  const PlacementSummary *placementOf(llvm::StringRef Usr) const {
+    auto Found = Placements.find(Usr);
+    return Found == Placements.end() ? nullptr : &Found->second;
+  }
   /// How many functions the program defines (for the run's summary line).
   size_t definedCount() const { return Defined.size(); }
 
@@ -131,6 +141,7 @@ private:
   llvm::StringSet<> HostWrittenFields, FactoryBuiltFields, OtherwiseSetFields;
   llvm::StringMap<std::vector<unsigned>> ModuleInitializers, HostDataParameters;
   llvm::StringMap<std::vector<std::string>> MemberInitializers;
+  llvm::StringMap<PlacementSummary> Placements;
 };
 
 } // namespace to_device_migrate

@@ -1,0 +1,763 @@
+#include "facts/PlacementFlow.h"
+#include "facts/HostWrites.h"
+#include "facts/TorchOps.h"
+#include "facts/TorchTypes.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace clang;
+
+namespace to_device_migrate {
+namespace {
+
+constexpr unsigned NoNode = ~0u;
+
+/// `E` without implicit conversions, temporaries and parentheses: the
+/// expression as written, the key of what the analysis says about it.
+const Expr *bare(const Expr *E) {
+  for (const Expr *Next = E->IgnoreImplicit()->IgnoreParens(); Next != E;
+       Next = E->IgnoreImplicit()->IgnoreParens())
+    E = Next;
+  return E;
+}
+
+/// True if values of `Type` hold tensors: a tensor, or a container, pair,
+/// tuple, optional, IValue or index (`t.index_put_({idx}, v)`) that may hold
+/// one (not a module: its tensors are its parameters, the device's).
+bool holdsTensors(QualType Type) {
+  Type = Type.getNonReferenceType();
+  if (isTensorType(Type))
+    return true;
+  if (classifyModuleSlot(Type).holdsModules())
+    return false;
+  const std::string Spelled = Type.getCanonicalType().getAsString();
+  return StringRef(Spelled).contains("at::Tensor") || StringRef(Spelled).contains("c10::IValue") ||
+         StringRef(Spelled).contains("at::indexing::TensorIndex");
+}
+
+/// A method of a module class (`forward`, `parameters`), or a call of a module
+/// object (`net(x)`, `net->forward(x)`, a TorchScript module's forward).
+bool isModuleCall(const CallExpr &Call) {
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call)) {
+    const CXXMethodDecl *Method = Member->getMethodDecl();
+    if (Method && isOrDerivesFrom(Method->getParent(), "torch::nn::Module"))
+      return true;
+    const Expr *Object = Member->getImplicitObjectArgument();
+    return Object && classifyModuleSlot(Object->getType()).holdsModules() && holdsTensors(Call.getType());
+  }
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Call); Op && Op->getOperator() == OO_Call)
+    return classifyModuleSlot(Op->getArg(0)->getType()).holdsModules();
+  return false;
+}
+
+/// A function of the C++ standard library (a container's method, std::move,
+/// std::make_pair): what it is given and gives back are one class.
+bool isStandardLibrary(const FunctionDecl &F) {
+  for (const DeclContext *Context = F.getDeclContext(); Context; Context = Context->getParent())
+    if (Context->isStdNamespace())
+      return true;
+  return false;
+}
+
+} // namespace
+
+class PlacementFlow::Impl {
+public:
+  Impl(ASTContext &Ast, ArrayRef<Decl *> Decls, Program Whole) : Ast(Ast), Whole(std::move(Whole)) {
+    for (Decl *D : Decls)
+      collectFunctions(D);
+    // Summaries to a fixed point: a caller's view of a callee is the callee's
+    // summary, which its own callees' summaries decide.
+    for (int Round = 0; Round < 8; ++Round) {
+      analyseAll(); // the last round's classes are the answers
+      bool Changed = false;
+      for (const FunctionDecl *F : Functions) {
+        PlacementSummary Summary = summarize(*F);
+        auto [Entry, New] = Summaries.try_emplace(F, Summary);
+        if (!New && Entry->second == Summary)
+          continue;
+        Entry->second = std::move(Summary);
+        Changed = true;
+      }
+      if (!Changed)
+        break;
+    }
+    // A host tensor taken by an operation is copied there: a copy that ends
+    // in a class of the device's is a move the host tensor needs.
+    for (const auto &[Use, Copy] : Crossings)
+      if (Classes[find(Copy)].Device)
+        Classes[find(Use)].CrossesToDevice = true;
+  }
+
+  bool isMovedWhereDefined(const VarDecl &Var) const {
+    auto Node = DeclNodes.find(Var.getCanonicalDecl());
+    if (Node == DeclNodes.end() || !Var.hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+        !isTensorType(Var.getType()) || Var.getType()->isReferenceType() || !Var.getInit())
+      return false;
+    auto Built = BuiltByHost.find(&Var);
+    if (Built != BuiltByHost.end() && Built->second)
+      return false; // its function builds it: moved at each device use (HostBuiltTensorRule)
+    const Facts &Class = Classes[findConst(Node->second)];
+    return Class.Host && Class.CrossesToDevice && !Class.HostWrite && !Class.Device;
+  }
+
+  bool isMovedWhereUsed(const Expr &Use) const {
+    auto Copy = CrossingAt.find(bare(&Use));
+    return Copy != CrossingAt.end() && Classes[findConst(Copy->second)].Device;
+  }
+
+  Placement of(const Expr &Site) const {
+    auto Found = ExprNodes.find(Site.IgnoreParens());
+    if (Found == ExprNodes.end())
+      return {};
+    const Facts &Class = Classes[findConst(Found->second)];
+    if (Class.Device)
+      return {Placement::Device, nullptr};
+    if (Class.Host)
+      return {Placement::Host, nullptr};
+    // A tensor the caller always gives (no default: an undefined tensor has
+    // no device).
+    auto Owner = SiteFunctions.find(Site.IgnoreParens());
+    if (Owner != SiteFunctions.end())
+      for (const ParmVarDecl *Param : Class.Params)
+        if (Param->getDeclContext() == Owner->second && isTensorType(Param->getType()) &&
+            !Param->hasDefaultArg())
+          return {Placement::Parameter, Param};
+    return {};
+  }
+
+  bool needsDevice(const Expr &Value) const {
+    auto Found = ExprNodes.find(Value.IgnoreParens());
+    return Found != ExprNodes.end() && Classes[findConst(Found->second)].Device;
+  }
+
+  const PlacementSummary *summaryOf(const FunctionDecl &F) const {
+    auto Found = Summaries.find(F.getCanonicalDecl());
+    return Found == Summaries.end() ? nullptr : &Found->second;
+  }
+
+  void forEachSummary(llvm::function_ref<void(const FunctionDecl &, const PlacementSummary &)> Visit) const {
+    for (const FunctionDecl *F : Functions)
+      if (const PlacementSummary *Summary = summaryOf(*F))
+        Visit(*F, *Summary);
+  }
+
+private:
+  /// What is known of one colocation class.
+  struct Facts {
+    bool Device = false;    ///< meets a module: the device
+    bool Host = false;      ///< built by host code (HostWrites.h), copied where taken
+    bool HostWrite = false; ///< host code writes its memory
+    bool CrossesToDevice = false; ///< Host, and copied into a class of the device's
+    llvm::SmallVector<const ParmVarDecl *, 1> Params; ///< parameters in it
+  };
+
+  // --- The colocation classes: a union-find over nodes ---
+  unsigned fresh() {
+    Parent.push_back(Parent.size());
+    Classes.emplace_back();
+    return Parent.size() - 1;
+  }
+  unsigned find(unsigned N) {
+    while (Parent[N] != N)
+      N = Parent[N] = Parent[Parent[N]];
+    return N;
+  }
+  unsigned findConst(unsigned N) const {
+    while (Parent[N] != N)
+      N = Parent[N];
+    return N;
+  }
+  unsigned unite(unsigned A, unsigned B) {
+    if (A == NoNode)
+      return B;
+    if (B == NoNode)
+      return A;
+    A = find(A);
+    B = find(B);
+    if (A == B)
+      return A;
+    Parent[B] = A;
+    Facts &Into = Classes[A], &From = Classes[B];
+    Into.Device |= From.Device;
+    Into.Host |= From.Host;
+    Into.HostWrite |= From.HostWrite;
+    Into.Params.append(From.Params.begin(), From.Params.end());
+    return A;
+  }
+  Facts &factsOf(unsigned N) { return Classes[find(N)]; }
+
+  /// The node of a variable, parameter, binding or member of the program.
+  unsigned nodeOf(const Decl *D) {
+    D = D->getCanonicalDecl();
+    auto [Entry, New] = DeclNodes.try_emplace(D, 0);
+    if (!New)
+      return Entry->second;
+    const unsigned N = fresh();
+    DeclNodes[D] = N;
+    if (const auto *Param = dyn_cast<ParmVarDecl>(D))
+      Classes[N].Params.push_back(Param);
+    else if (const auto *Var = dyn_cast<VarDecl>(D))
+      Classes[N].Host = isBuiltByHost(*Var);
+    else if (const auto *Field = dyn_cast<FieldDecl>(D))
+      Classes[N].Host = Whole.IsHostBuiltField && Whole.IsHostBuiltField(*Field);
+    return N;
+  }
+  unsigned returnNode(const FunctionDecl &F) {
+    auto [Entry, New] = ReturnNodes.try_emplace(F.getCanonicalDecl(), 0);
+    if (New)
+      Entry->second = fresh();
+    return Entry->second;
+  }
+  unsigned deviceNode() {
+    if (DeviceNode == NoNode) {
+      DeviceNode = fresh();
+      Classes[DeviceNode].Device = true;
+    }
+    return DeviceNode;
+  }
+  /// A local the host builds (HostWrites.h): rows gathered and joined, a
+  /// tensor filled element by element. Computed once per variable.
+  bool isBuiltByHost(const VarDecl &Var) {
+    auto [Entry, New] = BuiltByHost.try_emplace(&Var, false);
+    if (New && Var.hasLocalStorage() && !isa<ParmVarDecl>(Var))
+      Entry->second = isHostBuiltTensor(Ast, Var) || isGatheredHostRows(Ast, Var);
+    return Entry->second;
+  }
+
+  // --- The functions analysed ---
+  void collectFunctions(Decl *D) {
+    if (!D)
+      return;
+    if (auto *Context = dyn_cast<DeclContext>(D))
+      if (!isa<FunctionDecl>(D))
+        for (Decl *Inner : Context->decls())
+          collectFunctions(Inner);
+    if (auto *Template = dyn_cast<FunctionTemplateDecl>(D))
+      collectFunctions(Template->getTemplatedDecl());
+    if (auto *Template = dyn_cast<ClassTemplateDecl>(D))
+      collectFunctions(Template->getTemplatedDecl());
+    const auto *F = dyn_cast<FunctionDecl>(D);
+    if (F && F->doesThisDeclarationHaveABody() && Whole.IsMigrated(F->getLocation()))
+      Functions.push_back(F);
+    if (const auto *Field = dyn_cast<FieldDecl>(D);
+        Field && Field->hasInClassInitializer() && Whole.IsMigrated(Field->getLocation()))
+      Fields.push_back(Field);
+  }
+
+  void analyseAll() {
+    Parent.clear();
+    Classes.clear();
+    DeclNodes.clear();
+    ReturnNodes.clear();
+    ExprNodes.clear();
+    SiteFunctions.clear();
+    Crossings.clear();
+    CrossingAt.clear();
+    DeviceNode = NoNode;
+    for (const FieldDecl *Field : Fields) {
+      Function = nullptr;
+      unite(nodeOf(Field), value(Field->getInClassInitializer()));
+    }
+    for (const FunctionDecl *F : Functions)
+      analyse(*F);
+  }
+
+  void analyse(const FunctionDecl &F) {
+    const FunctionDecl *Outer = Function;
+    Function = &F;
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&F)) {
+      for (const CXXCtorInitializer *Init : Ctor->inits()) {
+        if (!Init->isWritten())
+          continue;
+        const unsigned Value = value(Init->getInit());
+        if (Init->getMember() && holdsTensors(Init->getMember()->getType()))
+          unite(nodeOf(Init->getMember()), Value);
+      }
+    }
+    for (const ParmVarDecl *Param : F.parameters())
+      if (holdsTensors(Param->getType()))
+        nodeOf(Param);
+    walk(F.getBody());
+    Function = Outer;
+  }
+
+  PlacementSummary summarize(const FunctionDecl &F) {
+    PlacementSummary Summary;
+    for (const ParmVarDecl *Param : F.parameters()) {
+      ParameterNeed Need = ParameterNeed::None;
+      if (holdsTensors(Param->getType())) {
+        const Facts &Class = factsOf(nodeOf(Param));
+        Need = Class.Device      ? ParameterNeed::Device
+               : Class.HostWrite ? ParameterNeed::HostWrite
+                                 : ParameterNeed::None;
+      }
+      Summary.Parameters.push_back(Need);
+    }
+    if (holdsTensors(F.getReturnType())) {
+      const Facts &Class = factsOf(returnNode(F));
+      if (Class.Device)
+        Summary.Returns = {ReturnSummary::Device, 0};
+      else if (auto Param = llvm::find_if(Class.Params, [&](const ParmVarDecl *P) {
+                 return P->getDeclContext() == &F;
+               });
+               Param != Class.Params.end())
+        Summary.Returns = {ReturnSummary::Parameter, (*Param)->getFunctionScopeIndex()};
+      else if (Class.Host)
+        Summary.Returns = {ReturnSummary::HostBuilt, 0};
+    }
+    return Summary;
+  }
+
+  const PlacementSummary *calleeSummary(const FunctionDecl &Callee) {
+    if (const PlacementSummary *Here = summaryOf(Callee))
+      return Here;
+    return Whole.Elsewhere ? Whole.Elsewhere(Callee) : nullptr;
+  }
+
+  // --- Statements ---
+  void walk(const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      value(E);
+      return;
+    }
+    if (const auto *Declaration = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : Declaration->decls())
+        declare(D);
+      return;
+    }
+    if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
+      const unsigned Value = value(Return->getRetValue());
+      if (Function && Value != NoNode && holdsTensors(Function->getReturnType()))
+        unite(returnNode(*Function), Value);
+      return;
+    }
+    if (const auto *Loop = dyn_cast<CXXForRangeStmt>(S)) {
+      walk(Loop->getInit());
+      const unsigned Range = value(Loop->getRangeInit());
+      if (holdsTensors(Loop->getLoopVariable()->getType()))
+        unite(nodeOf(Loop->getLoopVariable()), Range);
+      walk(Loop->getBody());
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      walk(Child);
+  }
+
+  void declare(const Decl *D) {
+    if (const auto *Decomposition = dyn_cast<DecompositionDecl>(D)) {
+      const unsigned Whole = value(Decomposition->getInit());
+      for (const BindingDecl *Binding : Decomposition->bindings())
+        if (holdsTensors(Binding->getType()))
+          unite(nodeOf(Binding), Whole);
+      return;
+    }
+    const auto *Var = dyn_cast<VarDecl>(D);
+    if (!Var || !Var->getInit())
+      return;
+    const unsigned Init = value(Var->getInit());
+    if (holdsTensors(Var->getType()))
+      unite(nodeOf(Var), Init);
+  }
+
+  // --- Expressions ---
+  /// The node of `E`'s value (NoNode when it holds no tensor), after
+  /// evaluating every expression in it once.
+  unsigned value(const Expr *E) {
+    if (!E)
+      return NoNode;
+    E = E->IgnoreParens();
+    if (auto Found = ExprNodes.find(E); Found != ExprNodes.end())
+      return Found->second;
+    const unsigned N = compute(*E);
+    const unsigned Node = N == NoNode && holdsTensors(E->getType()) ? fresh() : N;
+    ExprNodes[E] = Node;
+    return Node;
+  }
+
+  /// `E` taken by an operation: a tensor the host builds is copied there
+  /// (HostBuiltTensorRule moves it at that use), so it ends its class.
+  unsigned operand(const Expr *E) {
+    const unsigned N = value(E);
+    if (N == NoNode || !factsOf(N).Host)
+      return N;
+    const unsigned Copy = fresh();
+    Crossings.push_back({N, Copy});
+    CrossingAt[bare(E)] = Copy;
+    return Copy;
+  }
+
+  /// Every tensor-holding operand of `Call` (its object and arguments),
+  /// through `Take` (value or operand), united.
+  unsigned uniteOperands(const CallExpr &Call, unsigned Into, bool AsOperands = true) {
+    auto Take = [&](const Expr *Arg) { return AsOperands ? operand(Arg) : value(Arg); };
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call))
+      Into = unite(Into, Take(Member->getImplicitObjectArgument()));
+    for (const Expr *Arg : Call.arguments())
+      Into = unite(Into, Take(Arg));
+    return Into;
+  }
+
+  /// Evaluates `Call`'s object and arguments, joining nothing.
+  void evaluate(const CallExpr &Call) {
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call))
+      value(Member->getImplicitObjectArgument());
+    for (const Expr *Arg : Call.arguments())
+      value(Arg);
+  }
+
+  /// A new site: a tensor this expression makes.
+  unsigned site(const Expr &E) {
+    const unsigned N = fresh();
+    if (Function)
+      SiteFunctions[&E] = Function;
+    return N;
+  }
+
+  unsigned compute(const Expr &E) {
+    if (const auto *Cleanups = dyn_cast<FullExpr>(&E))
+      return value(Cleanups->getSubExpr());
+    if (const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(&E))
+      return value(Temporary->getSubExpr());
+    if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(&E))
+      return value(Bind->getSubExpr());
+    if (const auto *Cast = dyn_cast<CastExpr>(&E))
+      return value(Cast->getSubExpr());
+    if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(&E))
+      return value(Default->getExpr());
+    if (const auto *Default = dyn_cast<CXXDefaultInitExpr>(&E))
+      return value(Default->getExpr());
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(&E)) {
+      const ValueDecl *D = Ref->getDecl();
+      return isa<VarDecl, BindingDecl>(D) && holdsTensors(D->getType()) ? nodeOf(D) : NoNode;
+    }
+    if (const auto *Member = dyn_cast<MemberExpr>(&E))
+      return member(*Member);
+    if (const auto *Choice = dyn_cast<AbstractConditionalOperator>(&E)) {
+      value(Choice->getCond());
+      return unite(value(Choice->getTrueExpr()), value(Choice->getFalseExpr()));
+    }
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(&E)) {
+      for (const Expr *Capture : Lambda->capture_inits())
+        value(Capture);
+      if (const CXXMethodDecl *Call = Lambda->getCallOperator())
+        analyse(*Call);
+      return NoNode;
+    }
+    // A copy is the tensor it copies; a container, pair or tuple built of
+    // tensors holds them (a host-built one as a copy, as above).
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(&E)) {
+      if (Construct->getNumArgs() == 1 && isTensorType(E.getType()))
+        return value(Construct->getArg(0));
+      unsigned Into = NoNode;
+      for (const Expr *Arg : Construct->arguments())
+        Into = unite(Into, operand(Arg));
+      return holdsTensors(E.getType()) ? Into : NoNode;
+    }
+    if (isa<InitListExpr, CXXStdInitializerListExpr>(E)) {
+      unsigned Into = NoNode;
+      for (const Stmt *Child : E.children())
+        Into = unite(Into, operand(dyn_cast_or_null<Expr>(Child)));
+      return Into;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(&E))
+      return call(*Call);
+    for (const Stmt *Child : E.children())
+      if (const auto *Sub = dyn_cast_or_null<Expr>(Child))
+        value(Sub);
+      else
+        walk(Child);
+    return NoNode;
+  }
+
+  unsigned member(const MemberExpr &Member) {
+    const unsigned Base = value(Member.getBase());
+    const auto *Field = dyn_cast<FieldDecl>(Member.getMemberDecl());
+    if (!Field || !holdsTensors(Field->getType()))
+      return NoNode;
+    // LibTorch's modules' members are their parameters and buffers.
+    if (isLibraryDecl(Field)) {
+      const auto *Owner = dyn_cast<CXXRecordDecl>(Field->getParent());
+      if (Owner && isOrDerivesFrom(Owner, "torch::nn::Module"))
+        return deviceNode();
+      return Base != NoNode ? Base : fresh(); // an Example's data, a pair's first
+    }
+    return nodeOf(Field);
+  }
+
+  unsigned call(const CallExpr &Call) {
+    const FunctionDecl *Callee = Call.getDirectCallee();
+    const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call);
+    const Expr *Object = Member ? Member->getImplicitObjectArgument() : nullptr;
+    switch (effectOf(Call)) {
+    case TensorEffect::Create:
+    case TensorEffect::CreateFromValues:
+      return factory(Call);
+    case TensorEffect::HostMemory: {
+      for (const Expr *Arg : Call.arguments())
+        value(Arg);
+      return site(Call);
+    }
+    case TensorEffect::CreateLike:
+      return unite(site(Call), uniteOperands(Call, NoNode));
+    case TensorEffect::View:
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Call)) {
+        // `t[idx]` with a tensor index: where `t` is (host-built indices are copied).
+        const unsigned Base = value(Op->getArg(0));
+        for (unsigned I = 1; I < Op->getNumArgs(); ++I)
+          unite(Base, operand(Op->getArg(I)));
+        return Base;
+      }
+      for (const Expr *Arg : Call.arguments())
+        value(Arg);
+      return Object ? value(Object) : uniteOperands(Call, NoNode, /*AsOperands=*/false);
+    case TensorEffect::Transfer:
+      return transfer(Call, Object);
+    case TensorEffect::WriteElements:
+      return writeElements(Call);
+    case TensorEffect::Accumulate: {
+      // `t.add_(x)`, `t += x`: computed into `t`, where `x` is.
+      const unsigned Target = Object ? value(Object) : value(Call.getArg(0));
+      for (unsigned I = Object ? 0 : 1; I < Call.getNumArgs(); ++I)
+        unite(Target, operand(Call.getArg(I)));
+      return Target;
+    }
+    case TensorEffect::HostAccess: {
+      const unsigned Target = Object ? value(Object) : NoNode;
+      for (const Expr *Arg : Call.arguments())
+        value(Arg);
+      if (Target != NoNode && Member && isWriteAccess(Ast, *Member))
+        factsOf(Target).HostWrite = true;
+      return NoNode;
+    }
+    case TensorEffect::HostValue:
+    case TensorEffect::Compute:
+    case TensorEffect::Join: {
+      const unsigned Operands = uniteOperands(Call, NoNode);
+      return holdsTensors(Call.getType()) ? unite(fresh(), Operands) : NoNode;
+    }
+    case TensorEffect::Query:
+      evaluate(Call);
+      return NoNode;
+    case TensorEffect::NotLibTorch:
+      break;
+    }
+    if (isModuleCall(Call)) {
+      const unsigned Device = deviceNode();
+      for (const Expr *Arg : Call.arguments())
+        unite(Device, operand(Arg));
+      if (Object)
+        value(Object);
+      return holdsTensors(Call.getType()) ? Device : NoNode;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Call);
+        Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+        holdsTensors(Op->getArg(0)->getType()))
+      return unite(value(Op->getArg(0)), value(Op->getArg(1))); // `a = b`: one tensor
+    if (Callee && isStandardLibrary(*Callee))
+      return standardLibrary(Call, *Callee);
+    if (Callee)
+      if (const PlacementSummary *Summary = calleeSummary(*Callee))
+        return summarized(Call, *Callee, *Summary);
+    evaluate(Call); // what a function the tool cannot see returns is received as it is
+    return holdsTensors(Call.getType()) ? site(Call) : NoNode;
+  }
+
+  /// `torch::zeros(n, opts)`: a new site, where its options' tensor is
+  /// (`x.options()`, `x.device()`) or the device a device expression names.
+  unsigned factory(const CallExpr &Call) {
+    const unsigned Site = site(Call);
+    for (const Expr *Arg : Call.arguments()) {
+      const unsigned Value = value(Arg);
+      if (isTensorOptionsType(Arg->getType()) || isDeviceExpression(*ignoreConversions(Arg)))
+        unite(Site, optionsPlace(*Arg));
+      (void)Value;
+    }
+    return Site;
+  }
+
+  /// The class a tensor-options or device expression puts a factory in: a
+  /// tensor's (`x.options()`, `x.device()`), or none (a dtype, the program's
+  /// device, which is the caller's choice).
+  unsigned optionsPlace(const Expr &Options) {
+    unsigned Into = NoNode;
+    const Expr *Bare = Options.IgnoreImplicit();
+    if (const auto *Method = dyn_cast<CXXMemberCallExpr>(Bare)) {
+      const Expr *Object = Method->getImplicitObjectArgument();
+      if (Object && isTensorType(Object->getType()))
+        return value(Object);
+    }
+    for (const Stmt *Child : Bare->children())
+      if (const auto *Sub = dyn_cast_or_null<Expr>(Child))
+        Into = unite(Into, optionsPlace(*Sub));
+    return Into;
+  }
+
+  unsigned transfer(const CallExpr &Call, const Expr *Object) {
+    const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call);
+    const unsigned Source = Object ? value(Object) : NoNode;
+    for (const Expr *Arg : Call.arguments())
+      value(Arg);
+    if (!Member)
+      return Source;
+    const StringRef Name = Member->getMethodDecl()->getName();
+    if (Name == "type_as" && Call.getNumArgs())
+      return value(Call.getArg(0));
+    if (!isDeviceTransfer(*Member))
+      return Source; // a dtype conversion, pinned memory: where the tensor is
+    if (Name == "cpu" || isBroughtToHost(Call))
+      return fresh(); // a host copy
+    const Expr *Target = Call.getNumArgs() ? ignoreConversions(Call.getArg(0))->IgnoreImplicit() : nullptr;
+    if (const auto *Device = Target ? dyn_cast<CXXMemberCallExpr>(Target) : nullptr;
+        Device && Device->getImplicitObjectArgument() &&
+        isTensorType(Device->getImplicitObjectArgument()->getType()))
+      return value(Device->getImplicitObjectArgument()); // `.to(x.device())`
+    return deviceNode();
+  }
+
+  unsigned writeElements(const CallExpr &Call) {
+    const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call);
+    const Expr *Target = Member ? Member->getImplicitObjectArgument() : Call.getArg(0);
+    const unsigned Written = value(Target);
+    bool HostValues = true;
+    for (unsigned I = Member ? 0 : 1; I < Call.getNumArgs(); ++I) {
+      value(Call.getArg(I));
+      HostValues &= holdsOnlyHostValues(*Call.getArg(I));
+    }
+    // `copy_` takes its source from any device. Other writes are done where
+    // the written tensor is, with their indices and values there too: the
+    // host's values (`mask.index_put_({torch::tensor(ids)}, 1)`) where it is,
+    // a tensor computed elsewhere (`t.index_put_({picked}, 1)`) bringing it
+    // to that tensor.
+    if (Member && Member->getMethodDecl()->getName() == "copy_")
+      return Written;
+    for (unsigned I = Member ? 0 : 1; I < Call.getNumArgs(); ++I)
+      unite(Written, HostValues ? value(Call.getArg(I)) : operand(Call.getArg(I)));
+    return Written;
+  }
+
+  /// `v.push_back(t)`, `std::make_pair(a, b)`, `std::get<0>(p)`: a container
+  /// and what it holds are one class. A tensor the host builds is copied
+  /// where taken, so it does not bring its siblings to the host.
+  unsigned standardLibrary(const CallExpr &Call, const FunctionDecl &Callee) {
+    if (Callee.getIdentifier() && (Callee.getName() == "move" || Callee.getName() == "forward") &&
+        Call.getNumArgs() == 1)
+      return value(Call.getArg(0));
+    unsigned Into = NoNode;
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call))
+      Into = value(Member->getImplicitObjectArgument());
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Call);
+    for (unsigned I = 0; I < Call.getNumArgs(); ++I)
+      Into = unite(Into, Op && I == 0 ? value(Call.getArg(I)) : operand(Call.getArg(I)));
+    return holdsTensors(Call.getType()) ? Into : NoNode;
+  }
+
+  /// A call of a function of the program, through its summary.
+  unsigned summarized(const CallExpr &Call, const FunctionDecl &Callee, const PlacementSummary &Summary) {
+    // A member operator's first argument is its object.
+    const unsigned Shift = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call))
+      value(Member->getImplicitObjectArgument());
+    std::vector<unsigned> Args;
+    for (unsigned I = 0; I < Call.getNumArgs(); ++I) {
+      const unsigned Param = I - Shift;
+      const ParameterNeed Need =
+          I >= Shift && Param < Summary.Parameters.size() ? Summary.Parameters[Param] : ParameterNeed::None;
+      const unsigned Arg = Need == ParameterNeed::Device ? operand(Call.getArg(I)) : value(Call.getArg(I));
+      if (Need == ParameterNeed::Device)
+        unite(deviceNode(), Arg);
+      else if (Need == ParameterNeed::HostWrite && Arg != NoNode)
+        factsOf(Arg).HostWrite = true;
+      if (I >= Shift)
+        Args.push_back(Arg);
+    }
+    if (!holdsTensors(Call.getType()))
+      return NoNode;
+    switch (Summary.Returns.What) {
+    case ReturnSummary::Device:
+      return deviceNode();
+    case ReturnSummary::Parameter:
+      if (Summary.Returns.Index < Args.size() && Args[Summary.Returns.Index] != NoNode)
+        return Args[Summary.Returns.Index];
+      return site(Call);
+    case ReturnSummary::HostBuilt: {
+      const unsigned Result = site(Call);
+      Classes[Result].Host = true;
+      return Result;
+    }
+    case ReturnSummary::New:
+      break;
+    }
+    return site(Call);
+  }
+
+  ASTContext &Ast;
+  Program Whole;
+  std::vector<const FunctionDecl *> Functions;
+  std::vector<const FieldDecl *> Fields;
+  llvm::DenseMap<const FunctionDecl *, PlacementSummary> Summaries;
+  llvm::DenseMap<const VarDecl *, bool> BuiltByHost;
+
+  // One round's state.
+  std::vector<unsigned> Parent;
+  std::vector<Facts> Classes;
+  llvm::DenseMap<const Decl *, unsigned> DeclNodes;
+  llvm::DenseMap<const FunctionDecl *, unsigned> ReturnNodes;
+  llvm::DenseMap<const Expr *, unsigned> ExprNodes;
+  llvm::DenseMap<const Expr *, const FunctionDecl *> SiteFunctions;
+  std::vector<std::pair<unsigned, unsigned>> Crossings; ///< a host tensor's node, its copy's
+  llvm::DenseMap<const Expr *, unsigned> CrossingAt;    ///< the copy made at an operand
+  unsigned DeviceNode = NoNode;
+  const FunctionDecl *Function = nullptr;
+};
+
+PlacementFlow::PlacementFlow(ASTContext &Ast, ArrayRef<Decl *> Decls, Program Whole)
+    : State(std::make_unique<Impl>(Ast, Decls, std::move(Whole))) {}
+PlacementFlow::~PlacementFlow() = default;
+
+Placement PlacementFlow::of(const Expr &Site) const { return State->of(Site); }
+bool PlacementFlow::needsDevice(const Expr &Value) const { return State->needsDevice(Value); }
+bool PlacementFlow::isMovedWhereDefined(const VarDecl &Var) const { return State->isMovedWhereDefined(Var); }
+bool PlacementFlow::isMovedWhereUsed(const Expr &Use) const { return State->isMovedWhereUsed(Use); }
+const PlacementSummary *PlacementFlow::summaryOf(const FunctionDecl &F) const { return State->summaryOf(F); }
+void PlacementFlow::forEachSummary(
+    llvm::function_ref<void(const FunctionDecl &, const PlacementSummary &)> Visit) const {
+  State->forEachSummary(Visit);
+}
+
+// --- Summaries as JSON (the first pass's cache) ---
+
+llvm::json::Value PlacementSummary::toJSON() const {
+  llvm::json::Array Needs;
+  for (ParameterNeed Need : Parameters)
+    Needs.push_back(static_cast<int64_t>(Need));
+  return llvm::json::Object{{"parameters", std::move(Needs)},
+                            {"returns", static_cast<int64_t>(Returns.What)},
+                            {"index", static_cast<int64_t>(Returns.Index)}};
+}
+
+std::optional<PlacementSummary> PlacementSummary::fromJSON(const llvm::json::Value &Value) {
+  const llvm::json::Object *Object = Value.getAsObject();
+  if (!Object)
+    return std::nullopt;
+  const llvm::json::Array *Needs = Object->getArray("parameters");
+  std::optional<int64_t> Returns = Object->getInteger("returns"), Index = Object->getInteger("index");
+  if (!Needs || !Returns || !Index || *Returns < 0 || *Returns > ReturnSummary::HostBuilt)
+    return std::nullopt;
+  PlacementSummary Summary;
+  for (const llvm::json::Value &Need : *Needs) {
+    std::optional<int64_t> N = Need.getAsInteger();
+    if (!N || *N < 0 || *N > static_cast<int64_t>(ParameterNeed::HostWrite))
+      return std::nullopt;
+    Summary.Parameters.push_back(static_cast<ParameterNeed>(*N));
+  }
+  Summary.Returns = {static_cast<ReturnSummary::Kind>(*Returns), static_cast<unsigned>(*Index)};
+  return Summary;
+}
+
+} // namespace to_device_migrate
