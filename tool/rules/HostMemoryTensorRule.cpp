@@ -34,6 +34,7 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder *Finder) {
                                                 -> Expected<std::string> {
     const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
     if (Ctx.isPerSampleCode(*Call) || isMovedToDevice(Ctx.ast(), *Call) ||
+        Ctx.facts().placement().staysOnHost(*Call) ||
         gatheredInto(Ctx.ast(), *Call) || waitsForPerSampleCode(Ctx.ast(), *Call) ||
         feedsHostBuiltTensor(Ctx.ast(), *Call) || isOnlyUsedOnHost(Ctx.ast(), *Call) ||
         isOnlyHandedAsHostData(Ctx.ast(), *Call, [this](const HandedTo &To) {

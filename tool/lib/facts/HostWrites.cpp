@@ -994,15 +994,22 @@ static bool isFilledInLoop(ASTContext &Ast, const VarDecl &Tensor) {
   const SourceManager &SM = Ast.getSourceManager();
   const SourceLocation Declared = SM.getExpansionLoc(Tensor.getLocation());
   auto InLoopWithout = [&](const Expr &Ref) {
-    for (DynTypedNodeList Parents = Ast.getParents(Ref); !Parents.empty();
-         Parents = Ast.getParents(Parents[0])) {
-      if (Parents[0].get<FunctionDecl>())
-        return false;
+    for (DynTypedNodeList Parents = Ast.getParents(Ref); !Parents.empty();) {
+      if (const auto *F = Parents[0].get<FunctionDecl>()) {
+        // A lambda's body runs where the lambda is made (a job queued per
+        // element in a loop): climb on from the lambda.
+        const auto *Method = dyn_cast<CXXMethodDecl>(F);
+        if (!Method || !Method->getParent()->isLambda())
+          return false;
+        Parents = Ast.getParents(*Method->getParent());
+        continue;
+      }
       const auto *Loop = Parents[0].get<Stmt>();
       if (Loop && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Loop) &&
           !SM.isPointWithin(Declared, SM.getExpansionLoc(Loop->getBeginLoc()),
                             SM.getExpansionLoc(Loop->getEndLoc())))
         return true;
+      Parents = Ast.getParents(Parents[0]);
     }
     return false;
   };

@@ -524,7 +524,9 @@ Mention classifyMention(ASTContext &Ast, const Expr &E, const Stmt &S,
                  ? Mention::Use
                  : Mention::Neutral;
     if (llvm::is_contained({"eval", "train", "double", "float", "half", "reserve", "size"}, Name) ||
-        (Method && answersWithoutTensors(*Method)))
+        (Method && answersWithoutTensors(*Method)) ||
+        (Method && ByCall && Method->getNumParams() == 0 && !isLibraryDecl(Method) &&
+         ByCall(*Method, AsksOnly)))
       return Mention::Neutral;
     if (llvm::is_contained({"parameters", "named_parameters", "buffers", "named_buffers",
                             "children", "named_children", "modules", "named_modules"},
@@ -753,6 +755,15 @@ bool readsOwnTensors(const Stmt *S) {
 
 } // namespace
 
+namespace {
+
+/// `p` and `*p`'s type alike, for `p->set_data(w)` and `t.set_data(w)`.
+QualType pointeeOrSelf(QualType Type) {
+  return Type->isPointerType() ? Type->getPointeeType() : Type;
+}
+
+} // namespace
+
 bool initialisesItsObject(const CXXMethodDecl &Method) {
   if (!Method.hasBody() || !isOrDerivesFrom(Method.getParent(), "torch::nn::Module"))
     return false;
@@ -772,6 +783,17 @@ bool initialisesItsObject(const CXXMethodDecl &Method) {
           Callee && Callee->getIdentifier() &&
           llvm::is_contained({"load", "replace_module"}, Callee->getName()) &&
           isa<CXXThisExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+        return true;
+    // `conv->weight.set_data(w)`, `p->set_data(w)`: a module's own method
+    // giving tensors new data gives it to its parameters (weights read from
+    // a file), however it reaches them (`dynamic_cast` over its module list,
+    // pointers to each parameter). (A `copy_` into them is also a target
+    // network's update in a training loop: not counted.)
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S))
+      if (const CXXMethodDecl *Callee = Call->getMethodDecl();
+          Callee && Callee->getIdentifier() && Callee->getName() == "set_data" &&
+          isTensorType(pointeeOrSelf(
+              Call->getImplicitObjectArgument()->IgnoreParenImpCasts()->getType())))
         return true;
     if (const auto *Call = dyn_cast<CallExpr>(S);
         Call && Call->getNumArgs() && isNamed(Call->getDirectCallee(), "torch::load"))

@@ -98,6 +98,10 @@ std::vector<ModuleStore> collectModuleStores(clang::ASTContext &Ast,
 /// is called on (`net.loadModel(path)`) (ProgramSummary::initializesModule()).
 using InitialisesParameter = std::function<bool(const clang::FunctionDecl &, unsigned)>;
 constexpr unsigned ObjectParameter = ~0u;
+/// Asked as the parameter: true if the function does no tensor work at all
+/// (PlacementSummary::TensorWork), so calling it on a module only asks it a
+/// question (`net.get_net_info()`, defined in another file).
+constexpr unsigned AsksOnly = ~1u;
 
 /// True if the module member function `Method` initialises its own object:
 /// loads into it (`this->load(archive)`, `torch::load(*this, path)`).

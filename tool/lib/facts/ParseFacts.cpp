@@ -35,6 +35,8 @@ public:
     for (const ParmVarDecl *Param : F->parameters())
       if (isInputParameter(Ast, *Param))
         Summary.InputParameters[Usr].push_back(Param->getFunctionScopeIndex());
+    if (!isa<CXXMethodDecl>(F))
+      Summary.FreeFunctions.push_back(Usr);
     Summary.Defined.push_back(std::move(Usr));
     const std::string &Defined = Summary.Defined.back();
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F);

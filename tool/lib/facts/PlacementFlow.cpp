@@ -28,6 +28,8 @@ const Expr *bare(const Expr *E) {
 /// tuple, optional, IValue or index (`t.index_put_({idx}, v)`) that may hold
 /// one (not a module: its tensors are its parameters, the device's).
 bool holdsTensors(QualType Type) {
+  if (Type.isNull())
+    return false; // a declaration of a dependent pack, a statement's missing type
   Type = Type.getNonReferenceType();
   if (isTensorType(Type))
     return true;
@@ -76,7 +78,7 @@ public:
       bool Changed = false;
       for (const FunctionDecl *F : Functions) {
         PlacementSummary Summary = summarize(*F);
-        auto [Entry, New] = Summaries.try_emplace(F, Summary);
+        auto [Entry, New] = Summaries.try_emplace(F->getCanonicalDecl(), Summary);
         if (!New && Entry->second == Summary)
           continue;
         Entry->second = std::move(Summary);
@@ -87,9 +89,13 @@ public:
     }
     // A host tensor taken by an operation is copied there: a copy that ends
     // in a class of the device's is a move the host tensor needs.
-    for (const auto &[Use, Copy] : Crossings)
-      if (Classes[find(Copy)].Device)
-        Classes[find(Use)].CrossesToDevice = true;
+    // A copy that escapes takes the host tensor's data with it.
+    for (const auto &[Use, Copy] : Crossings) {
+      const Facts &To = Classes[find(Copy)];
+      Facts &From = Classes[find(Use)];
+      From.CrossesToDevice |= To.Device;
+      From.Escapes |= To.Escapes;
+    }
   }
 
   bool isMovedWhereDefined(const VarDecl &Var) const {
@@ -100,8 +106,19 @@ public:
     auto Built = BuiltByHost.find(&Var);
     if (Built != BuiltByHost.end() && Built->second)
       return false; // its function builds it: moved at each device use (HostBuiltTensorRule)
+    const auto *Init = dyn_cast<CallExpr>(bare(Var.getInit()));
+    if (Init && effectOf(*Init) != TensorEffect::NotLibTorch)
+      return false; // made here by LibTorch: placed where it is made
     const Facts &Class = Classes[findConst(Node->second)];
     return Class.Host && Class.CrossesToDevice && !Class.HostWrite && !Class.Device;
+  }
+
+  bool staysOnHost(const Expr &Site) const {
+    auto Found = ExprNodes.find(Site.IgnoreParens());
+    if (Found == ExprNodes.end())
+      return false;
+    const Facts &Class = Classes[findConst(Found->second)];
+    return !Class.Device && !Class.CrossesToDevice && !Class.Escapes;
   }
 
   bool isMovedWhereUsed(const Expr &Use) const {
@@ -152,6 +169,7 @@ private:
     bool Host = false;      ///< built by host code (HostWrites.h), copied where taken
     bool HostWrite = false; ///< host code writes its memory
     bool CrossesToDevice = false; ///< Host, and copied into a class of the device's
+    bool Escapes = false; ///< returned, kept in a member or global, or handed to unseen code
     llvm::SmallVector<const ParmVarDecl *, 1> Params; ///< parameters in it
   };
 
@@ -185,6 +203,8 @@ private:
     Into.Device |= From.Device;
     Into.Host |= From.Host;
     Into.HostWrite |= From.HostWrite;
+    Into.Escapes |= From.Escapes;
+    Into.CrossesToDevice |= From.CrossesToDevice;
     Into.Params.append(From.Params.begin(), From.Params.end());
     return A;
   }
@@ -200,16 +220,21 @@ private:
     DeclNodes[D] = N;
     if (const auto *Param = dyn_cast<ParmVarDecl>(D))
       Classes[N].Params.push_back(Param);
-    else if (const auto *Var = dyn_cast<VarDecl>(D))
+    else if (const auto *Var = dyn_cast<VarDecl>(D)) {
       Classes[N].Host = isBuiltByHost(*Var);
-    else if (const auto *Field = dyn_cast<FieldDecl>(D))
+      Classes[N].Escapes = Var->hasGlobalStorage();
+    } else if (const auto *Field = dyn_cast<FieldDecl>(D)) {
       Classes[N].Host = Whole.IsHostBuiltField && Whole.IsHostBuiltField(*Field);
+      Classes[N].Escapes = true;
+    }
     return N;
   }
   unsigned returnNode(const FunctionDecl &F) {
     auto [Entry, New] = ReturnNodes.try_emplace(F.getCanonicalDecl(), 0);
-    if (New)
+    if (New) {
       Entry->second = fresh();
+      Classes[Entry->second].Escapes = true;
+    }
     return Entry->second;
   }
   unsigned deviceNode() {
@@ -255,6 +280,7 @@ private:
     ReturnNodes.clear();
     ExprNodes.clear();
     SiteFunctions.clear();
+    TensorWork.clear();
     Crossings.clear();
     CrossingAt.clear();
     DeviceNode = NoNode;
@@ -287,6 +313,7 @@ private:
 
   PlacementSummary summarize(const FunctionDecl &F) {
     PlacementSummary Summary;
+    Summary.TensorWork = TensorWork.count(&F);
     for (const ParmVarDecl *Param : F.parameters()) {
       ParameterNeed Need = ParameterNeed::None;
       if (holdsTensors(Param->getType())) {
@@ -377,6 +404,8 @@ private:
     const unsigned N = compute(*E);
     const unsigned Node = N == NoNode && holdsTensors(E->getType()) ? fresh() : N;
     ExprNodes[E] = Node;
+    if (Node != NoNode && Function)
+      TensorWork.insert(Function);
     return Node;
   }
 
@@ -403,12 +432,14 @@ private:
     return Into;
   }
 
-  /// Evaluates `Call`'s object and arguments, joining nothing.
-  void evaluate(const CallExpr &Call) {
+  /// Evaluates `Call`'s object and arguments, joining nothing. `Unseen`: a
+  /// function the analysis cannot see, where its tensor arguments escape.
+  void evaluate(const CallExpr &Call, bool Unseen = false) {
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call))
       value(Member->getImplicitObjectArgument());
     for (const Expr *Arg : Call.arguments())
-      value(Arg);
+      if (const unsigned N = value(Arg); Unseen && N != NoNode)
+        factsOf(N).Escapes = true;
   }
 
   /// A new site: a tensor this expression makes.
@@ -457,13 +488,13 @@ private:
       unsigned Into = NoNode;
       for (const Expr *Arg : Construct->arguments())
         Into = unite(Into, operand(Arg));
-      return holdsTensors(E.getType()) ? Into : NoNode;
+      return holdsTensors(E.getType()) ? Into : escapes(Into);
     }
     if (isa<InitListExpr, CXXStdInitializerListExpr>(E)) {
       unsigned Into = NoNode;
       for (const Stmt *Child : E.children())
         Into = unite(Into, operand(dyn_cast_or_null<Expr>(Child)));
-      return Into;
+      return holdsTensors(E.getType()) ? Into : escapes(Into);
     }
     if (const auto *Call = dyn_cast<CallExpr>(&E))
       return call(*Call);
@@ -472,6 +503,14 @@ private:
         value(Sub);
       else
         walk(Child);
+    return NoNode;
+  }
+
+  /// Tensors stored into an object the analysis does not follow (a struct
+  /// of the program built from them, `Batch{input, target}`): they escape.
+  unsigned escapes(unsigned N) {
+    if (N != NoNode)
+      factsOf(N).Escapes = true;
     return NoNode;
   }
 
@@ -548,6 +587,8 @@ private:
       break;
     }
     if (isModuleCall(Call)) {
+      if (Function)
+        TensorWork.insert(Function);
       const unsigned Device = deviceNode();
       for (const Expr *Arg : Call.arguments())
         unite(Device, operand(Arg));
@@ -555,16 +596,18 @@ private:
         value(Object);
       return holdsTensors(Call.getType()) ? Device : NoNode;
     }
+    // `a = b`: `a` names `b`'s tensor from now on. A tensor the host built
+    // is copied where `a` is needed (it is not `a`'s every value).
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Call);
         Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
         holdsTensors(Op->getArg(0)->getType()))
-      return unite(value(Op->getArg(0)), value(Op->getArg(1))); // `a = b`: one tensor
+      return unite(value(Op->getArg(0)), operand(Op->getArg(1)));
     if (Callee && isStandardLibrary(*Callee))
       return standardLibrary(Call, *Callee);
     if (Callee)
       if (const PlacementSummary *Summary = calleeSummary(*Callee))
         return summarized(Call, *Callee, *Summary);
-    evaluate(Call); // what a function the tool cannot see returns is received as it is
+    evaluate(Call, /*Unseen=*/true); // what it returns is received as it is
     return holdsTensors(Call.getType()) ? site(Call) : NoNode;
   }
 
@@ -686,9 +729,14 @@ private:
         return Args[Summary.Returns.Index];
       return site(Call);
     case ReturnSummary::HostBuilt: {
+      // Built on the host whatever it is given: ReceivedTensorRule moves it
+      // where it is received, so what the caller holds is that copy.
       const unsigned Result = site(Call);
       Classes[Result].Host = true;
-      return Result;
+      const unsigned Copy = fresh();
+      Crossings.push_back({Result, Copy});
+      CrossingAt[bare(&Call)] = Copy;
+      return Copy;
     }
     case ReturnSummary::New:
       break;
@@ -710,6 +758,7 @@ private:
   llvm::DenseMap<const FunctionDecl *, unsigned> ReturnNodes;
   llvm::DenseMap<const Expr *, unsigned> ExprNodes;
   llvm::DenseMap<const Expr *, const FunctionDecl *> SiteFunctions;
+  llvm::DenseSet<const FunctionDecl *> TensorWork; ///< functions whose code touches a tensor
   std::vector<std::pair<unsigned, unsigned>> Crossings; ///< a host tensor's node, its copy's
   llvm::DenseMap<const Expr *, unsigned> CrossingAt;    ///< the copy made at an operand
   unsigned DeviceNode = NoNode;
@@ -724,6 +773,7 @@ Placement PlacementFlow::of(const Expr &Site) const { return State->of(Site); }
 bool PlacementFlow::needsDevice(const Expr &Value) const { return State->needsDevice(Value); }
 bool PlacementFlow::isMovedWhereDefined(const VarDecl &Var) const { return State->isMovedWhereDefined(Var); }
 bool PlacementFlow::isMovedWhereUsed(const Expr &Use) const { return State->isMovedWhereUsed(Use); }
+bool PlacementFlow::staysOnHost(const Expr &Site) const { return State->staysOnHost(Site); }
 const PlacementSummary *PlacementFlow::summaryOf(const FunctionDecl &F) const { return State->summaryOf(F); }
 void PlacementFlow::forEachSummary(
     llvm::function_ref<void(const FunctionDecl &, const PlacementSummary &)> Visit) const {
@@ -738,7 +788,8 @@ llvm::json::Value PlacementSummary::toJSON() const {
     Needs.push_back(static_cast<int64_t>(Need));
   return llvm::json::Object{{"parameters", std::move(Needs)},
                             {"returns", static_cast<int64_t>(Returns.What)},
-                            {"index", static_cast<int64_t>(Returns.Index)}};
+                            {"index", static_cast<int64_t>(Returns.Index)},
+                            {"tensor-work", TensorWork}};
 }
 
 std::optional<PlacementSummary> PlacementSummary::fromJSON(const llvm::json::Value &Value) {
@@ -747,9 +798,11 @@ std::optional<PlacementSummary> PlacementSummary::fromJSON(const llvm::json::Val
     return std::nullopt;
   const llvm::json::Array *Needs = Object->getArray("parameters");
   std::optional<int64_t> Returns = Object->getInteger("returns"), Index = Object->getInteger("index");
-  if (!Needs || !Returns || !Index || *Returns < 0 || *Returns > ReturnSummary::HostBuilt)
+  std::optional<bool> TensorWork = Object->getBoolean("tensor-work");
+  if (!Needs || !Returns || !Index || !TensorWork || *Returns < 0 || *Returns > ReturnSummary::HostBuilt)
     return std::nullopt;
   PlacementSummary Summary;
+  Summary.TensorWork = *TensorWork;
   for (const llvm::json::Value &Need : *Needs) {
     std::optional<int64_t> N = Need.getAsInteger();
     if (!N || *N < 0 || *N > static_cast<int64_t>(ParameterNeed::HostWrite))

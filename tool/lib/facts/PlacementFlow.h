@@ -63,8 +63,11 @@ struct ReturnSummary {
 struct PlacementSummary {
   std::vector<ParameterNeed> Parameters; ///< by parameter index (None for non-tensors)
   ReturnSummary Returns;
+  /// Its code touches a tensor or runs a module. A module's method that does
+  /// neither (`net.get_net_info()`) only asks it a question.
+  bool TensorWork = true;
   bool operator==(const PlacementSummary &O) const {
-    return Parameters == O.Parameters && Returns == O.Returns;
+    return Parameters == O.Parameters && Returns == O.Returns && TensorWork == O.TensorWork;
   }
   llvm::json::Value toJSON() const;
   static std::optional<PlacementSummary> fromJSON(const llvm::json::Value &Value);
@@ -111,6 +114,12 @@ public:
   /// that device code takes, and its own function neither builds nor writes
   /// it: it is moved once, where it is defined.
   bool isMovedWhereDefined(const clang::VarDecl &Var) const;
+  /// True if nothing takes the tensor `Site` makes (a tensor over host
+  /// memory) to the device, nor out of what the analysis sees (returned,
+  /// kept in a member or a global, handed to code it cannot see): host code
+  /// reads it, or hands it to a module's parameters (`set_data`) before the
+  /// module is moved. It stays on the host.
+  bool staysOnHost(const clang::Expr &Site) const;
   /// True if `Use`, a call's result built on the host (a getter of a member
   /// the host fills), is taken by device code as it is: moved there.
   bool isMovedWhereUsed(const clang::Expr &Use) const;

@@ -135,6 +135,7 @@ json::Value TranslationUnitSummary::toJSON() const {
   for (const auto &[Usr, Summary] : this->Placements)
     Placements[Usr] = Summary.toJSON();
   return json::Object{{"defined", strings(Defined)},
+                      {"free-functions", strings(FreeFunctions)},
                       {"uses", std::move(UseList)},
                       {"host-built-returns", strings(HostBuiltReturns)},
                       {"constructed-classes", strings(ConstructedClasses)},
@@ -152,6 +153,7 @@ std::optional<TranslationUnitSummary> TranslationUnitSummary::fromJSON(const jso
   const json::Object *Object = Value.getAsObject();
   TranslationUnitSummary Summary;
   if (!Object || !readStrings(*Object, "defined", Summary.Defined) ||
+      !readStrings(*Object, "free-functions", Summary.FreeFunctions) ||
       !readStrings(*Object, "host-built-returns", Summary.HostBuiltReturns) ||
       !readStrings(*Object, "constructed-classes", Summary.ConstructedClasses) ||
       !readListMap(*Object, "module-initializers", Summary.ModuleInitializers) ||
@@ -205,6 +207,7 @@ ProgramSummary ProgramSummary::merge(llvm::ArrayRef<TranslationUnitSummary> Unit
   llvm::StringMap<std::vector<const FunctionUse *>> UsesOf;
   for (const TranslationUnitSummary &Unit : Units) {
     Program.Defined.insert(Unit.Defined.begin(), Unit.Defined.end());
+    Program.FreeFunctions.insert(Unit.FreeFunctions.begin(), Unit.FreeFunctions.end());
     Program.HostBuilt.insert(Unit.HostBuiltReturns.begin(), Unit.HostBuiltReturns.end());
     Program.Constructed.insert(Unit.ConstructedClasses.begin(), Unit.ConstructedClasses.end());
     for (const auto &[Usr, Indices] : Unit.ModuleInitializers)
@@ -224,6 +227,13 @@ ProgramSummary ProgramSummary::merge(llvm::ArrayRef<TranslationUnitSummary> Unit
   Program.HostDataParameters = hostDataParameters(Units);
   // A header migrated with several files is summarised by each of their
   // parses: its uses are counted once per parse, which changes no "all".
+  // A use in a free function nothing names (an overload the program never
+  // calls) does not count either, beside per-sample ones: a helper is
+  // per-sample when it has a use elsewhere and those are all per-sample.
+  auto NeverRuns = [&](const FunctionUse *Use) {
+    return Use->Kind == FunctionUse::UserKind::Function &&
+           Program.FreeFunctions.count(Use->User) && !UsesOf.count(Use->User);
+  };
   auto IsPerSampleUse = [&](const FunctionUse *Use) {
     return Use->Kind == FunctionUse::UserKind::PerSample ||
            (Use->Kind == FunctionUse::UserKind::Function && Program.PerSample.count(Use->User));
@@ -235,7 +245,9 @@ ProgramSummary ProgramSummary::merge(llvm::ArrayRef<TranslationUnitSummary> Unit
       llvm::StringRef Callee = Entry.getKey();
       if (!Program.Defined.count(Callee) || Program.PerSample.count(Callee))
         continue;
-      if (llvm::all_of(Entry.getValue(), IsPerSampleUse)) {
+      auto Counted = llvm::make_filter_range(
+          Entry.getValue(), [&](const FunctionUse *Use) { return !NeverRuns(Use); });
+      if (!Counted.empty() && llvm::all_of(Counted, IsPerSampleUse)) {
         Program.PerSample.insert(Callee);
         Changed = true;
       }

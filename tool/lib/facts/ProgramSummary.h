@@ -54,6 +54,9 @@ struct TensorArgument {
 struct TranslationUnitSummary {
   /// Functions with a body in those files (not main()).
   std::vector<std::string> Defined;
+  /// Those of them that are free functions (not members): called only where
+  /// the program names them, so one nothing names never runs.
+  std::vector<std::string> FreeFunctions;
   /// Every use of a function in those files (calls, and functions passed on).
   std::vector<FunctionUse> Uses;
   /// Functions that return a tensor their own host code built and wrote.
@@ -137,7 +140,7 @@ private:
   static bool hasIndex(const llvm::StringMap<std::vector<unsigned>> &Map, llvm::StringRef Usr,
                        unsigned Index);
 
-  llvm::StringSet<> Defined, PerSample, HostBuilt, Constructed;
+  llvm::StringSet<> Defined, FreeFunctions, PerSample, HostBuilt, Constructed;
   llvm::StringSet<> HostWrittenFields, FactoryBuiltFields, OtherwiseSetFields;
   llvm::StringMap<std::vector<unsigned>> ModuleInitializers, HostDataParameters;
   llvm::StringMap<std::vector<std::string>> MemberInitializers;

@@ -286,6 +286,12 @@ bool isMovedIn(MigrationContext &Ctx, const Stmt *Root, const ModuleAccess &Acce
 
 InitialisesParameter initialisesByCall(MigrationContext &Ctx) {
   return [&Ctx](const FunctionDecl &F, unsigned Index) {
+    if (Index == AsksOnly) {
+      const PlacementSummary *Summary = Ctx.facts().placement().summaryOf(F);
+      if (!Summary)
+        Summary = Ctx.facts().program().placementOf(Ctx.facts().usr(&F));
+      return Summary && !Summary->TensorWork;
+    }
     return Ctx.facts().program().initializesModule(Ctx.facts().usr(&F), Index);
   };
 }
