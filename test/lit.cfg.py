@@ -60,3 +60,8 @@ config.environment["TO_DEVICE_MIGRATE_CACHE"] = os.path.join(config.binary_root,
 import shutil
 if shutil.which("script"):
     config.available_features.add("script")
+
+# The examples as the build migrated them (a full build; CI's Debian unstable
+# step builds the tool alone and runs this suite against it).
+if os.path.isdir(os.path.join(config.binary_root, "examples", "to_device")):
+    config.available_features.add("examples-built")
