@@ -1,5 +1,6 @@
 #include "HostMemoryTensorRule.h"
 #include "facts/HostWrites.h"
+#include "facts/TorchOps.h"
 #include "facts/Matchers.h"
 #include "facts/TorchTypes.h"
 #include "compat/LlvmCompat.h"
@@ -48,11 +49,11 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder *Finder) {
 
   // Rows copied from host data one by one and joined: the joined batch is
   // moved, once (HostWrites.h, isGatheredHostRows).
+  const std::vector<std::string> Joins = functionsWithEffect({TensorEffect::Join});
   auto Join =
       traverse(TK_IgnoreUnlessSpelledInSource,
-               callExpr(callee(functionDecl(hasAnyName(
-                            "::torch::stack", "::at::stack", "::torch::cat", "::at::cat",
-                            "::torch::vstack", "::at::vstack", "::torch::hstack", "::at::hstack"))),
+               callExpr(callee(functionDecl(
+                            hasAnyName(std::vector<StringRef>(Joins.begin(), Joins.end())))),
                         isExpansionInFile(Ctx.file()), unless(isInTemplateInstantiation()),
                         unless(MovedToDevice),
                         hasArgument(0, ignoringImplicit(declRefExpr(to(varDecl().bind("rows"))))))
