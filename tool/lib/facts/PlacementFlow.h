@@ -116,12 +116,14 @@ public:
   bool isMovedWhereDefined(const clang::VarDecl &Var) const;
   /// True if nothing takes the tensor `Site` makes (a tensor over host
   /// memory) to the device, nor out of what the analysis sees (returned,
-  /// kept in a member or a global, handed to code it cannot see): host code
+  /// kept in a member or a global, handed to code it cannot see, stored into
+  /// a struct of the program, or copied into any of those): host code
   /// reads it, or hands it to a module's parameters (`set_data`) before the
   /// module is moved. It stays on the host.
   bool staysOnHost(const clang::Expr &Site) const;
   /// True if `Use`, a call's result built on the host (a getter of a member
-  /// the host fills), is taken by device code as it is: moved there.
+  /// the host fills, a function that fills its result from host code), is
+  /// taken by device code as it is: moved there.
   bool isMovedWhereUsed(const clang::Expr &Use) const;
 
   /// The summary of `F` (defined in the analysed files), if any.
