@@ -87,7 +87,7 @@ void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
     return;
   }
   if (const auto *Use = Result.Nodes.getNodeAs<CallExpr>("host-use")) {
-    if (Flow.isMovedWhereUsed(*Use))
+    if (isTensorType(Use->getType().getNonReferenceType()) && Flow.isMovedWhereUsed(*Use))
       moveHostTensor(*Use, "'" + Use->getDirectCallee()->getNameAsString() +
                                "' gives a tensor built on the host");
     return;
