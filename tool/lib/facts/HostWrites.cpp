@@ -482,7 +482,7 @@ const Expr *viewedReference(const Expr &Object) {
     }
     const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
     const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
-    if (!isTensorType(Call->getType()) || effectOf(Method) != TensorEffect::View)
+    if (!Call || !isTensorType(Call->getType()) || effectOf(Method) != TensorEffect::View)
       return nullptr;
     E = Call->getImplicitObjectArgument();
   }
