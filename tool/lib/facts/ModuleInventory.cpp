@@ -493,7 +493,7 @@ enum class Mention { Initialisation, Neutral, Use };
 /// How the occurrence `E` of a module (an expression reaching it) is used in
 /// the statement `S`.
 Mention classifyMention(ASTContext &Ast, const Expr &E, const Stmt &S,
-                        const InitialisesParameter &ByCall) {
+                        const ModuleCallFacts &ByCall) {
   const Expr *Reach = outerReach(Ast, E);
   DynTypedNodeList Parents = Ast.getParents(*Reach);
   if (Parents.empty())
@@ -505,7 +505,7 @@ Mention classifyMention(ASTContext &Ast, const Expr &E, const Stmt &S,
         continue;
       if (Callee && I == 0 && isNamed(Callee, "torch::load"))
         return Mention::Initialisation;
-      if (Callee && ByCall && ByCall(*Callee, I))
+      if (Callee && ByCall.InitialisesParameter && ByCall.InitialisesParameter(*Callee, I))
         return Mention::Initialisation;
     }
     return Mention::Use;
@@ -525,15 +525,15 @@ Mention classifyMention(ASTContext &Ast, const Expr &E, const Stmt &S,
                  : Mention::Neutral;
     if (llvm::is_contained({"eval", "train", "double", "float", "half", "reserve", "size"}, Name) ||
         (Method && answersWithoutTensors(*Method)) ||
-        (Method && ByCall && Method->getNumParams() == 0 && !isLibraryDecl(Method) &&
-         ByCall(*Method, AsksOnly)))
+        (Method && ByCall.OnlyAsks && Method->getNumParams() == 0 && !isLibraryDecl(Method) &&
+         ByCall.OnlyAsks(*Method)))
       return Mention::Neutral;
     if (llvm::is_contained({"parameters", "named_parameters", "buffers", "named_buffers",
                             "children", "named_children", "modules", "named_modules"},
                            Name))
       return writesTensors(&S) ? Mention::Initialisation : Mention::Use;
     // `net.loadModel(path)`: a member function that loads into its object.
-    if (Method && ByCall && ByCall(*Method, ObjectParameter))
+    if (Method && ByCall.InitialisesParameter && ByCall.InitialisesParameter(*Method, ObjectParameter))
       return Mention::Initialisation;
     return Mention::Use;
   }
@@ -602,12 +602,12 @@ std::vector<ModuleStore> collectModuleStores(ASTContext &Ast, llvm::ArrayRef<Dec
 }
 
 bool initialisesModule(ASTContext &Ast, const Stmt &S, const ModuleAccess &Module,
-                       const InitialisesParameter &ByCall) {
+                       const ModuleCallFacts &ByCall) {
   return roleOf(Ast, S, Module, ByCall) == StatementRole::Initialises;
 }
 
 StatementRole roleOf(ASTContext &Ast, const Stmt &S, const ModuleAccess &Module,
-                     const InitialisesParameter &ByCall) {
+                     const ModuleCallFacts &ByCall) {
   bool Initialises = false, Used = false;
   forEachMention(S, Module, [&](const Expr &E) {
     switch (classifyMention(Ast, E, S, ByCall)) {
@@ -637,7 +637,7 @@ bool hasInitialisation(ASTContext &Ast, const Stmt &Body, const ModuleAccess &Mo
       return;
     }
     forEachMention(S, Module, [&](const Expr &E) {
-      Found |= classifyMention(Ast, E, S, nullptr) == Mention::Initialisation;
+      Found |= classifyMention(Ast, E, S, ModuleCallFacts{}) == Mention::Initialisation;
     });
   };
   Visit(Body);

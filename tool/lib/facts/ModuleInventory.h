@@ -93,15 +93,19 @@ struct ModuleStore {
 std::vector<ModuleStore> collectModuleStores(clang::ASTContext &Ast,
                                              llvm::ArrayRef<clang::Decl *> Decls);
 
-/// Asks whether a function of the program initialises the module it is handed
-/// as a parameter, or, for `ObjectParameter`, a member function the module it
-/// is called on (`net.loadModel(path)`) (ProgramSummary::initializesModule()).
-using InitialisesParameter = std::function<bool(const clang::FunctionDecl &, unsigned)>;
+/// What the program's own functions, possibly defined in other files, do
+/// with a module handed to them (ProgramSummary and PlacementFlow answer).
+struct ModuleCallFacts {
+  /// True if the function initialises the module it is handed as parameter
+  /// `Index`, or, for `ObjectParameter`, a member function the module it is
+  /// called on (`net.loadModel(path)`) (ProgramSummary::initializesModule()).
+  std::function<bool(const clang::FunctionDecl &, unsigned Index)> InitialisesParameter;
+  /// True if the function does no tensor work at all
+  /// (PlacementSummary::TensorWork), so calling it on a module only asks it a
+  /// question (`net.get_net_info()`, defined in another file).
+  std::function<bool(const clang::FunctionDecl &)> OnlyAsks;
+};
 constexpr unsigned ObjectParameter = ~0u;
-/// Asked as the parameter: true if the function does no tensor work at all
-/// (PlacementSummary::TensorWork), so calling it on a module only asks it a
-/// question (`net.get_net_info()`, defined in another file).
-constexpr unsigned AsksOnly = ~1u;
 
 /// True if the module member function `Method` initialises its own object:
 /// loads into it (`this->load(archive)`, `torch::load(*this, path)`).
@@ -112,7 +116,7 @@ bool initialisesItsObject(const clang::CXXMethodDecl &Method);
 /// layers appended, `m->eval()`, a call to a function that initialises it —
 /// and there is one: `S` belongs before the module's move.
 bool initialisesModule(clang::ASTContext &Ast, const clang::Stmt &S, const ModuleAccess &Module,
-                       const InitialisesParameter &ByCall);
+                       const ModuleCallFacts &ByCall);
 
 /// What a statement after a module's store does with it: initialises it on
 /// the host (initialisesModule()), only asks it questions that need no
@@ -120,7 +124,7 @@ bool initialisesModule(clang::ASTContext &Ast, const clang::Stmt &S, const Modul
 /// uses it (the move must come before).
 enum class StatementRole { Initialises, Asks, Uses };
 StatementRole roleOf(clang::ASTContext &Ast, const clang::Stmt &S, const ModuleAccess &Module,
-                     const InitialisesParameter &ByCall);
+                     const ModuleCallFacts &ByCall);
 
 /// True if `Body` initialises `Module` somewhere (for the program summary:
 /// a function that loads into, or copies into, the module it is handed).

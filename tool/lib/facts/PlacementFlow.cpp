@@ -156,6 +156,13 @@ public:
     return Found == Summaries.end() ? nullptr : &Found->second;
   }
 
+  const PlacementSummary *calleeSummary(const FunctionDecl &Callee) const {
+    // This file's functions first, then the rest of the program's.
+    if (const PlacementSummary *Here = summaryOf(Callee))
+      return Here;
+    return Whole.Elsewhere ? Whole.Elsewhere(Callee) : nullptr;
+  }
+
   void forEachSummary(llvm::function_ref<void(const FunctionDecl &, const PlacementSummary &)> Visit) const {
     for (const FunctionDecl *F : Functions)
       if (const PlacementSummary *Summary = summaryOf(*F))
@@ -339,11 +346,6 @@ private:
     return Summary;
   }
 
-  const PlacementSummary *calleeSummary(const FunctionDecl &Callee) {
-    if (const PlacementSummary *Here = summaryOf(Callee))
-      return Here;
-    return Whole.Elsewhere ? Whole.Elsewhere(Callee) : nullptr;
-  }
 
   // --- Statements ---
   void walk(const Stmt *S) {
@@ -774,7 +776,7 @@ bool PlacementFlow::needsDevice(const Expr &Value) const { return State->needsDe
 bool PlacementFlow::isMovedWhereDefined(const VarDecl &Var) const { return State->isMovedWhereDefined(Var); }
 bool PlacementFlow::isMovedWhereUsed(const Expr &Use) const { return State->isMovedWhereUsed(Use); }
 bool PlacementFlow::staysOnHost(const Expr &Site) const { return State->staysOnHost(Site); }
-const PlacementSummary *PlacementFlow::summaryOf(const FunctionDecl &F) const { return State->summaryOf(F); }
+const PlacementSummary *PlacementFlow::summaryOf(const FunctionDecl &F) const { return State->calleeSummary(F); }
 void PlacementFlow::forEachSummary(
     llvm::function_ref<void(const FunctionDecl &, const PlacementSummary &)> Visit) const {
   State->forEachSummary(Visit);

@@ -126,7 +126,8 @@ public:
   /// taken by device code as it is: moved there.
   bool isMovedWhereUsed(const clang::Expr &Use) const;
 
-  /// The summary of `F` (defined in the analysed files), if any.
+  /// The summary of `F`: from the analysed files, else from the rest of the
+  /// program (Program::Elsewhere); null if neither has it.
   const PlacementSummary *summaryOf(const clang::FunctionDecl &F) const;
   /// Every summary of the analysed files, for the first pass.
   void forEachSummary(llvm::function_ref<void(const clang::FunctionDecl &, const PlacementSummary &)> Visit) const;

@@ -284,16 +284,16 @@ bool isMovedIn(MigrationContext &Ctx, const Stmt *Root, const ModuleAccess &Acce
   return Finder.Found;
 }
 
-InitialisesParameter initialisesByCall(MigrationContext &Ctx) {
-  return [&Ctx](const FunctionDecl &F, unsigned Index) {
-    if (Index == AsksOnly) {
-      const PlacementSummary *Summary = Ctx.facts().placement().summaryOf(F);
-      if (!Summary)
-        Summary = Ctx.facts().program().placementOf(Ctx.facts().usr(&F));
-      return Summary && !Summary->TensorWork;
-    }
+ModuleCallFacts moduleCallFacts(MigrationContext &Ctx) {
+  ModuleCallFacts Facts;
+  Facts.InitialisesParameter = [&Ctx](const FunctionDecl &F, unsigned Index) {
     return Ctx.facts().program().initializesModule(Ctx.facts().usr(&F), Index);
   };
+  Facts.OnlyAsks = [&Ctx](const FunctionDecl &F) {
+    const PlacementSummary *Summary = Ctx.facts().placement().summaryOf(F);
+    return Summary && !Summary->TensorWork;
+  };
+  return Facts;
 }
 
 const Stmt *endOfInitialisation(MigrationContext &Ctx, const CompoundStmt &Block,
@@ -301,7 +301,7 @@ const Stmt *endOfInitialisation(MigrationContext &Ctx, const CompoundStmt &Block
   const Stmt *Last = Anchor;
   if (Module.empty())
     return Last;
-  const InitialisesParameter ByCall = initialisesByCall(Ctx);
+  const ModuleCallFacts ByCall = moduleCallFacts(Ctx);
   bool Seen = Anchor == nullptr;
   for (const Stmt *S : Block.body()) {
     if (S == Anchor) {

@@ -53,9 +53,9 @@ bool isMovedIn(MigrationContext &Ctx, const clang::Stmt *Root, const ModuleAcces
 const clang::Stmt *endOfInitialisation(MigrationContext &Ctx, const clang::CompoundStmt &Block,
                                        const clang::Stmt *Anchor, const ModuleAccess &Module);
 
-/// Whether a function of the program initialises the module it is handed
-/// (the program's summary), for endOfInitialisation().
-InitialisesParameter initialisesByCall(MigrationContext &Ctx);
+/// What the program's functions do with a module handed to them (the
+/// program's summary, the placement analysis), for endOfInitialisation().
+ModuleCallFacts moduleCallFacts(MigrationContext &Ctx);
 
 /// A plain (non-module) class of the user's, not a library's nor a dataset.
 bool isUserRecord(const clang::CXXRecordDecl *Record);

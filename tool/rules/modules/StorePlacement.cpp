@@ -241,7 +241,7 @@ void placeStore(MigrationContext &Ctx, const ModuleStore &Store, const ModuleVar
   // loop uses them meanwhile.
   if (Store.StoreKind == ModuleStore::Kind::Append && !Store.Access.empty())
     while (const Stmt *Loop = enclosingLoop(Ctx.ast(), *Place.Statement)) {
-      if (!initialisesModule(Ctx.ast(), *Loop, Store.Access, initialisesByCall(Ctx)))
+      if (!initialisesModule(Ctx.ast(), *Loop, Store.Access, moduleCallFacts(Ctx)))
         break;
       MigrationContext::StatementPlace Outer = Ctx.placeOf(*Loop);
       if (!Outer.Statement)
