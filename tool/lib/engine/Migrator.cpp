@@ -1,5 +1,6 @@
 #include "engine/Migrator.h"
 #include "parse/HeaderFiles.h"
+#include "parse/LibraryInstantiations.h"
 #include "facts/ParseFacts.h"
 #include "engine/Rule.h"
 #include "compat/LlvmCompat.h"
@@ -119,6 +120,8 @@ public:
     for (Decl *D : Group)
       if (FileID File = SM.getFileID(SM.getExpansionLoc(D->getLocation())); Files.contains(File))
         Parts[File].TopLevelDecls.push_back(D);
+    if (CI.hasSema())
+      Instantiations.drop(CI.getSema());
     return true;
   }
 
@@ -144,6 +147,7 @@ private:
   MigratedFiles Files;
   llvm::DenseMap<FileID, Migrator::FileParts> Parts;
   llvm::StringSet<> UserFiles;
+  LibraryInstantiations Instantiations;
 };
 
 class MigrateAction : public ASTFrontendAction {

@@ -3,12 +3,14 @@
 #include "facts/Matchers.h"
 #include "facts/SourceLines.h"
 #include "compat/LlvmCompat.h"
+#include "parse/LibraryInstantiations.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Sema/SemaConsumer.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -167,8 +169,9 @@ private:
 
 /// Runs CopyWriteCheck over the rewritten files' own declarations only:
 /// matching inside <torch/torch.h> (the precompiled header) would cost more
-/// than the parse itself.
-class CopyWriteConsumer : public clang::ASTConsumer {
+/// than the parse itself. Instantiates the libraries' templates only where
+/// an edit uses them (LibraryInstantiations.h).
+class CopyWriteConsumer : public clang::SemaConsumer {
 public:
   CopyWriteConsumer(CopyWriteCheck &Check, const std::map<std::string, Rewritten> &Files,
                     llvm::StringRef Directory)
@@ -181,12 +184,17 @@ public:
         &Check);
   }
 
+  void InitializeSema(clang::Sema &S) override { Sema = &S; }
+  void ForgetSema() override { Sema = nullptr; }
+
   bool HandleTopLevelDecl(clang::DeclGroupRef Group) override {
     for (clang::Decl *D : Group) {
       const clang::SourceManager &SM = D->getASTContext().getSourceManager();
       if (isRewritten(SM, SM.getFileID(SM.getExpansionLoc(D->getLocation()))))
         Decls.push_back(D);
     }
+    if (Sema)
+      Instantiations.drop(*Sema);
     return true;
   }
 
@@ -198,6 +206,17 @@ public:
   }
 
 private:
+  /// True if `Point` lies in text an edit of this run wrote.
+  bool isEdited(clang::SourceLocation Point) {
+    const clang::SourceManager &SM = Sema->getSourceManager();
+    const clang::SourceLocation Loc = SM.getExpansionLoc(Point);
+    const clang::FileID File = SM.getFileID(Loc);
+    if (!isRewritten(SM, File))
+      return false;
+    auto Changed = Files.find(normalisedPath(compat::fileName(SM, File), Directory));
+    return Changed != Files.end() && Changed->second.isInserted(SM.getFileOffset(Loc));
+  }
+
   bool isRewritten(const clang::SourceManager &SM, clang::FileID File) {
     if (File.isInvalid()) // an implicit declaration; FileID() is DenseMap's empty key
       return false;
@@ -214,6 +233,8 @@ private:
   llvm::DenseMap<clang::FileID, bool> IsRewritten; ///< by file, as first asked
   std::vector<clang::Decl *> Decls;
   clang::ast_matchers::MatchFinder Finder;
+  clang::Sema *Sema = nullptr;
+  LibraryInstantiations Instantiations{[this](clang::SourceLocation Point) { return isEdited(Point); }};
 };
 
 /// What newFrontendActionFactory() asks for a consumer of each parse.
