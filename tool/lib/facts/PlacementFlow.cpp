@@ -1,5 +1,6 @@
 #include "facts/PlacementFlow.h"
 #include "facts/HostWrites.h"
+#include "facts/ModuleConstruction.h"
 #include "facts/TorchOps.h"
 #include "facts/TorchTypes.h"
 
@@ -71,6 +72,7 @@ public:
   Impl(ASTContext &Ast, ArrayRef<Decl *> Decls, Program Whole) : Ast(Ast), Whole(std::move(Whole)) {
     for (Decl *D : Decls)
       collectFunctions(D);
+    DuringConstruction = runDuringModuleConstruction(Functions);
     // Summaries to a fixed point: a caller's view of a callee is the callee's
     // summary, which its own callees' summaries decide.
     for (int Round = 0; Round < 8; ++Round) {
@@ -251,6 +253,14 @@ private:
     }
     return DeviceNode;
   }
+  /// What meets a module while it is made (ModuleConstruction.h): the host.
+  unsigned constructionNode() {
+    if (ConstructionNode == NoNode) {
+      ConstructionNode = fresh();
+      Classes[ConstructionNode].Host = true;
+    }
+    return ConstructionNode;
+  }
   /// A local the host builds (HostWrites.h): rows gathered and joined, a
   /// tensor filled element by element. Computed once per variable.
   bool isBuiltByHost(const VarDecl &Var) {
@@ -291,6 +301,7 @@ private:
     Crossings.clear();
     CrossingAt.clear();
     DeviceNode = NoNode;
+    ConstructionNode = NoNode;
     for (const FieldDecl *Field : Fields) {
       Function = nullptr;
       unite(nodeOf(Field), value(Field->getInClassInitializer()));
@@ -591,12 +602,15 @@ private:
     if (isModuleCall(Call)) {
       if (Function)
         TensorWork.insert(Function);
-      const unsigned Device = deviceNode();
+      // Where the module's parameters are: on the host while it is made.
+      const unsigned Module =
+          Function && DuringConstruction.count(Function->getCanonicalDecl()) ? constructionNode()
+                                                                             : deviceNode();
       for (const Expr *Arg : Call.arguments())
-        unite(Device, operand(Arg));
+        unite(Module, operand(Arg));
       if (Object)
         value(Object);
-      return holdsTensors(Call.getType()) ? Device : NoNode;
+      return holdsTensors(Call.getType()) ? Module : NoNode;
     }
     // `a = b`: `a` names `b`'s tensor from now on. A tensor the host built
     // is copied where `a` is needed (it is not `a`'s every value).
@@ -764,6 +778,8 @@ private:
   std::vector<std::pair<unsigned, unsigned>> Crossings; ///< a host tensor's node, its copy's
   llvm::DenseMap<const Expr *, unsigned> CrossingAt;    ///< the copy made at an operand
   unsigned DeviceNode = NoNode;
+  unsigned ConstructionNode = NoNode;
+  llvm::DenseSet<const FunctionDecl *> DuringConstruction; ///< ModuleConstruction.h
   const FunctionDecl *Function = nullptr;
 };
 
