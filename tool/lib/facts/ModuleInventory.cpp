@@ -488,7 +488,7 @@ bool answersWithoutTensors(const CXXMethodDecl &Method) {
          !computesTensors(Definition->getBody());
 }
 
-enum class Mention { Initialisation, Neutral, Use };
+enum class Mention { Initialisation, PinToCpu, Neutral, Use };
 
 /// How the occurrence `E` of a module (an expression reaching it) is used in
 /// the statement `S`.
@@ -519,10 +519,14 @@ Mention classifyMention(ASTContext &Ast, const Expr &E, const Stmt &S,
                             "replace_module", "register_parameter", "register_buffer"},
                            Name))
       return Mention::Initialisation;
-    if (Name == "to")
-      return Call->getNumArgs() && isDeviceExpression(*ignoreConversions(Call->getArg(0)))
-                 ? Mention::Use
-                 : Mention::Neutral;
+    if (Name == "to") {
+      if (!Call->getNumArgs())
+        return Mention::Neutral;
+      const Expr *Where = ignoreConversions(Call->getArg(0));
+      if (namesOnlyTheCpu(*Where))
+        return Mention::PinToCpu;
+      return isDeviceExpression(*Where) ? Mention::Use : Mention::Neutral;
+    }
     if (llvm::is_contained({"eval", "train", "double", "float", "half", "reserve", "size"}, Name) ||
         (Method && answersWithoutTensors(*Method)) ||
         (Method && ByCall.OnlyAsks && Method->getNumParams() == 0 && !isLibraryDecl(Method) &&
@@ -608,11 +612,14 @@ bool initialisesModule(ASTContext &Ast, const Stmt &S, const ModuleAccess &Modul
 
 StatementRole roleOf(ASTContext &Ast, const Stmt &S, const ModuleAccess &Module,
                      const ModuleCallFacts &ByCall) {
-  bool Initialises = false, Used = false;
+  bool Initialises = false, Pins = false, Used = false;
   forEachMention(S, Module, [&](const Expr &E) {
     switch (classifyMention(Ast, E, S, ByCall)) {
     case Mention::Initialisation:
       Initialises = true;
+      break;
+    case Mention::PinToCpu:
+      Pins = true;
       break;
     case Mention::Neutral:
       break;
@@ -621,7 +628,10 @@ StatementRole roleOf(ASTContext &Ast, const Stmt &S, const ModuleAccess &Module,
       break;
     }
   });
-  return Used ? StatementRole::Uses : Initialises ? StatementRole::Initialises : StatementRole::Asks;
+  return Used           ? StatementRole::Uses
+         : Initialises  ? StatementRole::Initialises
+         : Pins         ? StatementRole::PinsToCpu
+                        : StatementRole::Asks;
 }
 
 bool hasInitialisation(ASTContext &Ast, const Stmt &Body, const ModuleAccess &Module) {

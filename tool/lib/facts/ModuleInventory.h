@@ -120,9 +120,12 @@ bool initialisesModule(clang::ASTContext &Ast, const clang::Stmt &S, const Modul
 
 /// What a statement after a module's store does with it: initialises it on
 /// the host (initialisesModule()), only asks it questions that need no
-/// tensor (`m->eval()`, `m.hiddenSize()`: the move may still come after), or
+/// tensor (`m->eval()`, `m.hiddenSize()`: the move may still come after),
+/// pins it to the CPU (`m->to(torch::kCPU)`, "make sure it is on the CPU":
+/// in the CPU program, where it already is; before a use, part of its
+/// set-up, so the move comes after it; with no use after, it stays last), or
 /// uses it (the move must come before).
-enum class StatementRole { Initialises, Asks, Uses };
+enum class StatementRole { Initialises, Asks, PinsToCpu, Uses };
 StatementRole roleOf(clang::ASTContext &Ast, const clang::Stmt &S, const ModuleAccess &Module,
                      const ModuleCallFacts &ByCall);
 

@@ -201,6 +201,15 @@ bool isPinnedToCpu(const VarDecl &Device) {
   return Device.hasInit() && namesOnlyCpu(Device.getInit(), SawCpu) && SawCpu;
 }
 
+bool namesOnlyTheCpu(const Expr &E) {
+  const Expr *Bare = E.IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Bare))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()); Var && isDeviceType(Var->getType()))
+      return isPinnedToCpu(*Var);
+  bool SawCpu = false;
+  return namesOnlyCpu(Bare, SawCpu) && SawCpu;
+}
+
 bool isDeviceType(QualType Type) { return isNamed(recordOf(Type), "c10::Device"); }
 
 bool isDeviceTypeEnum(QualType Type) {

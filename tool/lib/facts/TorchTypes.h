@@ -82,6 +82,9 @@ bool isDeviceType(clang::QualType Type);
 /// only `kCPU` or "cpu" (`torch::Device cpu(torch::kCPU);`). The tool never
 /// reuses such a variable as "the device".
 bool isPinnedToCpu(const clang::VarDecl &Device);
+/// True if `E` names the CPU and nothing else: `torch::kCPU`, "cpu",
+/// `torch::Device(torch::kCPU)`, a device variable pinned to it.
+bool namesOnlyTheCpu(const clang::Expr &E);
 /// True for `c10::DeviceType` (torch::kCUDA, torch::kCPU, ...).
 bool isDeviceTypeEnum(clang::QualType Type);
 /// True for `c10::TensorOptions`, ignoring cv and references.

@@ -302,6 +302,10 @@ const Stmt *endOfInitialisation(MigrationContext &Ctx, const CompoundStmt &Block
   if (Module.empty())
     return Last;
   const ModuleCallFacts ByCall = moduleCallFacts(Ctx);
+  // A pin to the CPU (StatementRole::PinsToCpu) after the last
+  // initialisation: it becomes the last one when a use follows it.
+  const Stmt *Pin = nullptr;
+  auto UsedAfter = [&] { return Pin ? Pin : Last; };
   bool Seen = Anchor == nullptr;
   for (const Stmt *S : Block.body()) {
     if (S == Anchor) {
@@ -311,21 +315,30 @@ const Stmt *endOfInitialisation(MigrationContext &Ctx, const CompoundStmt &Block
     if (!Seen)
       continue;
     if (startsThread(*S))
-      break;
+      return UsedAfter();
     if (mentionsModule(*S, Module)) {
-      const StatementRole Role = roleOf(Ctx.ast(), *S, Module, ByCall);
-      if (Role == StatementRole::Uses)
+      switch (roleOf(Ctx.ast(), *S, Module, ByCall)) {
+      case StatementRole::Uses:
+        return UsedAfter();
+      case StatementRole::PinsToCpu:
+        Pin = S;
         break;
-      if (Role == StatementRole::Initialises)
+      case StatementRole::Initialises:
         Last = S;
+        Pin = nullptr;
+        break;
+      case StatementRole::Asks:
+        break;
+      }
       continue;
     }
     if (initialisesMemberByCall(Ctx, *S, Module)) {
       Last = S;
+      Pin = nullptr;
       continue;
     }
     if (reachesOwner(*S, Module))
-      break;
+      return UsedAfter();
   }
   return Last;
 }

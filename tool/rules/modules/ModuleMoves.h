@@ -47,9 +47,9 @@ bool isMovedIn(MigrationContext &Ctx, const clang::Stmt *Root, const ModuleAcces
 /// statements after it that only initialise
 /// the module on the host (a checkpoint loaded into it, a copy into its
 /// parameters, a replaced head, layers appended, a call of a function that
-/// does one of these), skipping statements that do not touch it, and stopping
-/// at its first use, at a statement that may use it through its owner, and at
-/// a thread started.
+/// does one of these, a pin to the CPU that a use follows), skipping
+/// statements that do not touch it, and stopping at its first use, at a
+/// statement that may use it through its owner, and at a thread started.
 const clang::Stmt *endOfInitialisation(MigrationContext &Ctx, const clang::CompoundStmt &Block,
                                        const clang::Stmt *Anchor, const ModuleAccess &Module);
 
