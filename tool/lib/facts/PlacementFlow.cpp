@@ -138,12 +138,13 @@ public:
     if (Class.Host)
       return {Placement::Host, nullptr};
     // A tensor the caller always gives (no default: an undefined tensor has
-    // no device).
+    // no device; not one the function assigns, `Tensor &out`, which a caller
+    // may hand over undefined for it to fill).
     auto Owner = SiteFunctions.find(Site.IgnoreParens());
     if (Owner != SiteFunctions.end())
       for (const ParmVarDecl *Param : Class.Params)
         if (Param->getDeclContext() == Owner->second && isTensorType(Param->getType()) &&
-            !Param->hasDefaultArg())
+            !Param->hasDefaultArg() && !Assigned.count(Param))
           return {Placement::Parameter, Param};
     return {};
   }
@@ -616,8 +617,12 @@ private:
     // is copied where `a` is needed (it is not `a`'s every value).
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Call);
         Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
-        holdsTensors(Op->getArg(0)->getType()))
+        holdsTensors(Op->getArg(0)->getType())) {
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(bare(Op->getArg(0))))
+        if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl()))
+          Assigned.insert(Param);
       return unite(value(Op->getArg(0)), operand(Op->getArg(1)));
+    }
     if (Callee && isStandardLibrary(*Callee))
       return standardLibrary(Call, *Callee);
     if (Callee)
@@ -779,6 +784,7 @@ private:
   llvm::DenseMap<const Expr *, unsigned> CrossingAt;    ///< the copy made at an operand
   unsigned DeviceNode = NoNode;
   unsigned ConstructionNode = NoNode;
+  llvm::DenseSet<const ParmVarDecl *> Assigned; ///< parameters a function assigns (`out = ...`)
   llvm::DenseSet<const FunctionDecl *> DuringConstruction; ///< ModuleConstruction.h
   const FunctionDecl *Function = nullptr;
 };
