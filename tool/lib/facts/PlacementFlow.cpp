@@ -56,6 +56,15 @@ bool isModuleCall(const CallExpr &Call) {
   return false;
 }
 
+/// A call that runs a module on its operands: `net(x)`, `net->forward(x)`.
+bool runsModule(const CallExpr &Call) {
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Call))
+    return Op->getOperator() == OO_Call;
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call);
+  const CXXMethodDecl *Method = Member ? Member->getMethodDecl() : nullptr;
+  return Method && Method->getIdentifier() && Method->getName() == "forward";
+}
+
 /// A function of the C++ standard library (a container's method, std::move,
 /// std::make_pair): what it is given and gives back are one class.
 bool isStandardLibrary(const FunctionDecl &F) {
@@ -603,10 +612,12 @@ private:
     if (isModuleCall(Call)) {
       if (Function)
         TensorWork.insert(Function);
-      // Where the module's parameters are: on the host while it is made.
-      const unsigned Module =
-          Function && DuringConstruction.count(Function->getCanonicalDecl()) ? constructionNode()
-                                                                             : deviceNode();
+      // Where the module's parameters are: on the host while it is made
+      // (what registers a buffer there moves with the module: the device).
+      const unsigned Module = Function && DuringConstruction.count(Function->getCanonicalDecl()) &&
+                                      runsModule(Call)
+                                  ? constructionNode()
+                                  : deviceNode();
       for (const Expr *Arg : Call.arguments())
         unite(Module, operand(Arg));
       if (Object)
