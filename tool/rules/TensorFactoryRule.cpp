@@ -239,6 +239,14 @@ std::string spelledDefault(const ParmVarDecl &Param) {
   return "";
 }
 
+/// `x`, or `view.pose` for a parameter's member (Placement::Parameter).
+std::string spelledParameter(const Placement &Analysed) {
+  std::string Spelled = Analysed.Param->getName().str();
+  if (Analysed.Field)
+    Spelled += "." + Analysed.Field->getName().str();
+  return Spelled;
+}
+
 int optionsParameterIndex(const FunctionDecl &F) {
   for (unsigned I = 0; I < F.getNumParams(); ++I)
     if (isTensorOptionsType(F.getParamDecl(I)->getType()))
@@ -321,7 +329,7 @@ std::string TensorFactoryRule::deviceFor(const CallExpr &Call, bool Instantiated
   // that a dataset and a model both call makes its tensors on each one's side.
   const Placement Analysed = Ctx.facts().placement().of(Call);
   if (Analysed.Where == Placement::Parameter)
-    return Analysed.Param->getName().str() + ".device()";
+    return spelledParameter(Analysed) + ".device()";
   if (!Instantiated && Ctx.registry().registerInstead(Call))
     return "";
   return Ctx.device().at(Call);
@@ -332,7 +340,7 @@ void TensorFactoryRule::explain(const CallExpr &Call, bool StaysOnHost) {
   std::string Where = Analysed.Where == Placement::Device ? "device"
                       : Analysed.Where == Placement::Host ? "host"
                       : Analysed.Where == Placement::Parameter
-                          ? "where parameter '" + Analysed.Param->getName().str() + "' is"
+                          ? "where parameter '" + spelledParameter(Analysed) + "' is"
                           : "free";
   diag(Call.getBeginLoc(), "placement: analysis " + Where + ", rules " +
                                (StaysOnHost ? "host" : "device"),

@@ -150,11 +150,15 @@ public:
     // no device; not one the function assigns, `Tensor &out`, which a caller
     // may hand over undefined for it to fill).
     auto Owner = SiteFunctions.find(Site.IgnoreParens());
-    if (Owner != SiteFunctions.end())
-      for (const ParmVarDecl *Param : Class.Params)
-        if (Param->getDeclContext() == Owner->second && isTensorType(Param->getType()) &&
-            !Param->hasDefaultArg() && !Assigned.count(Param))
-          return {Placement::Parameter, Param};
+    if (Owner == SiteFunctions.end())
+      return {};
+    for (const ParmVarDecl *Param : Class.Params)
+      if (Param->getDeclContext() == Owner->second && isTensorType(Param->getType()) &&
+          !Param->hasDefaultArg() && !Assigned.count(Param))
+        return {Placement::Parameter, Param};
+    for (const auto &[Param, Field] : Class.ParamFields)
+      if (Param->getDeclContext() == Owner->second && !Param->hasDefaultArg())
+        return {Placement::Parameter, Param, Field};
     return {};
   }
 
@@ -190,6 +194,8 @@ private:
     bool CrossesToDevice = false; ///< Host, and copied into a class of the device's
     bool Escapes = false; ///< returned, kept in a member or global, or handed to unseen code
     llvm::SmallVector<const ParmVarDecl *, 1> Params; ///< parameters in it
+    /// Tensor members of parameters in it (`view.pose` of `const View &view`).
+    llvm::SmallVector<std::pair<const ParmVarDecl *, const FieldDecl *>, 1> ParamFields;
   };
 
   // --- The colocation classes: a union-find over nodes ---
@@ -225,6 +231,7 @@ private:
     Into.Escapes |= From.Escapes;
     Into.CrossesToDevice |= From.CrossesToDevice;
     Into.Params.append(From.Params.begin(), From.Params.end());
+    Into.ParamFields.append(From.ParamFields.begin(), From.ParamFields.end());
     return A;
   }
   Facts &factsOf(unsigned N) { return Classes[find(N)]; }
@@ -306,6 +313,7 @@ private:
     DeclNodes.clear();
     ReturnNodes.clear();
     ExprNodes.clear();
+    ParamFieldNodes.clear();
     SiteFunctions.clear();
     TensorWork.clear();
     Crossings.clear();
@@ -549,7 +557,23 @@ private:
         return deviceNode();
       return Base != NoNode ? Base : fresh(); // an Example's data, a pair's first
     }
+    // `view.pose` of a parameter `const View &view`: what the caller's
+    // object holds, a tensor its factories can follow (as a tensor
+    // parameter's), not the member every object of the class shares.
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(bare(Member.getBase())); Ref && !Member.isArrow())
+      if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl());
+          Param && isTensorType(Field->getType()) && !holdsTensors(Param->getType()))
+        return paramFieldNode(*Param, *Field);
     return nodeOf(Field);
+  }
+
+  unsigned paramFieldNode(const ParmVarDecl &Param, const FieldDecl &Field) {
+    auto [Entry, New] = ParamFieldNodes.try_emplace({&Param, &Field}, 0);
+    if (New) {
+      Entry->second = fresh();
+      Classes[Entry->second].ParamFields.push_back({&Param, &Field});
+    }
+    return Entry->second;
   }
 
   unsigned call(const CallExpr &Call) {
@@ -796,6 +820,7 @@ private:
   unsigned DeviceNode = NoNode;
   unsigned ConstructionNode = NoNode;
   llvm::DenseSet<const ParmVarDecl *> Assigned; ///< parameters a function assigns (`out = ...`)
+  llvm::DenseMap<std::pair<const ParmVarDecl *, const FieldDecl *>, unsigned> ParamFieldNodes;
   llvm::DenseSet<const FunctionDecl *> DuringConstruction; ///< ModuleConstruction.h
   const FunctionDecl *Function = nullptr;
 };

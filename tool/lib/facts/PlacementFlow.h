@@ -79,9 +79,11 @@ struct Placement {
     Free,      ///< nothing needs it anywhere in particular (the program's device, by default)
     Device,    ///< its class meets a module
     Host,      ///< host code writes it, and nothing needs it on the device
-    Parameter, ///< where the function's tensor parameter `Param` is (`Param.device()`)
+    Parameter, ///< where the function's tensor parameter `Param` is (`Param.device()`),
+               ///< or its tensor member `Field` (`Param.Field.device()`: `view.pose`)
   } Where = Free;
   const clang::ParmVarDecl *Param = nullptr;
+  const clang::FieldDecl *Field = nullptr;
 };
 
 class PlacementFlow {

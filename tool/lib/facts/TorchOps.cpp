@@ -2,6 +2,7 @@
 #include "facts/TorchTypes.h"
 #include "compat/LlvmCompat.h"
 
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -12,8 +13,9 @@ namespace to_device_migrate {
 namespace {
 
 /// The table: LibTorch's functions (torch:: and at::) and tensor methods by
-/// name. A name in neither list is Compute when it gives a tensor, Query when
-/// a method gives anything else; a method ending in `_` is Accumulate.
+/// name. A name in neither list is Compute when it gives tensors (a tensor,
+/// or a vector or tuple of them: `meshgrid`, `chunk`, `sort`), Query when a
+/// method gives anything else; a method ending in `_` is Accumulate.
 struct Row {
   llvm::StringLiteral Name;
   TensorEffect Effect;
@@ -157,6 +159,24 @@ const llvm::StringMap<TensorEffect> &tableOf(bool Method) {
   return Method ? MethodTable : FunctionTable;
 }
 
+/// A tensor, or a vector, tuple or pair of tensors (`std::vector<at::Tensor>`,
+/// `std::tuple<at::Tensor, at::Tensor>`): what LibTorch's computations give.
+bool givesTensors(QualType Type) {
+  if (isTensorType(Type))
+    return true;
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      Type.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier() ||
+      !llvm::is_contained({"vector", "tuple", "pair"}, Spec->getName()) ||
+      Spec->getTemplateArgs().size() == 0)
+    return false;
+  const TemplateArgument &First = Spec->getTemplateArgs()[0];
+  if (First.getKind() == TemplateArgument::Pack)
+    return First.pack_size() && First.pack_begin()->getKind() == TemplateArgument::Type &&
+           isTensorType(First.pack_begin()->getAsType());
+  return First.getKind() == TemplateArgument::Type && isTensorType(First.getAsType());
+}
+
 /// A method of LibTorch's tensors (at::Tensor, at::TensorBase).
 bool isTensorMethod(const CXXMethodDecl &Method) {
   return isNamed(Method.getParent(), "at::Tensor") || isNamed(Method.getParent(), "at::TensorBase");
@@ -177,7 +197,7 @@ TensorEffect effectOf(const FunctionDecl *Callee) {
     const auto &Table = tableOf(/*Method=*/true);
     if (auto Found = Table.find(Name); Found != Table.end())
       return Found->second;
-    if (!isTensorType(Method->getReturnType()))
+    if (!givesTensors(Method->getReturnType()))
       return TensorEffect::Query;
     return compat::endsWith(Name, "_") ? TensorEffect::Accumulate : TensorEffect::Compute;
   }
@@ -186,7 +206,7 @@ TensorEffect effectOf(const FunctionDecl *Callee) {
   const auto &Table = tableOf(/*Method=*/false);
   if (auto Found = Table.find(Name); Found != Table.end())
     return Found->second;
-  return isTensorType(Callee->getReturnType()) ? TensorEffect::Compute : TensorEffect::NotLibTorch;
+  return givesTensors(Callee->getReturnType()) ? TensorEffect::Compute : TensorEffect::NotLibTorch;
 }
 
 TensorEffect effectOf(const CallExpr &Call) {
