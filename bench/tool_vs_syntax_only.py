@@ -56,7 +56,8 @@ def main():
               f"to-device-migrate --no-compile-check {t:.3f}s (ratio {t / c:.3f}), "
               f"with the compile check {k:.3f}s (ratio {k / c:.3f}) (medians of {args.reps})")
     print(f"worst ratio {worst:.3f} without the compile check (target <= 1.15), "
-          f"{worst_checked:.3f} with it (one more parse of a changed file: about 2)")
+          f"{worst_checked:.3f} with it (one more parse of a changed file; "
+          f"measured 2026-11-27: 0.130 and 0.245, 0.85 and 1.85 with --no-pch)")
 
 
 if __name__ == "__main__":
