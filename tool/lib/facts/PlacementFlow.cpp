@@ -375,7 +375,6 @@ private:
     return Summary;
   }
 
-
   // --- Statements ---
   void walk(const Stmt *S) {
     if (!S)
