@@ -142,10 +142,14 @@ bool escapes(ASTContext &Ctx, const Expr &Access) {
   return isa<MemberExpr>(Target);
 }
 
-/// Finds a use of `Var` in a body that satisfies `Test`.
-template <typename Predicate> class UseFinder : public RecursiveASTVisitor<UseFinder<Predicate>> {
+/// Finds a use of `Var` in a body that satisfies `Test`. One visitor for
+/// every test (a function_ref, not a template parameter): each instantiation of
+/// RecursiveASTVisitor is thousands of functions, and one per lambda made this
+/// file take minutes to compile.
+class UseFinder : public RecursiveASTVisitor<UseFinder> {
 public:
-  UseFinder(const VarDecl &Var, Predicate Test) : Var(Var), Test(Test) {}
+  UseFinder(const VarDecl &Var, llvm::function_ref<bool(const DeclRefExpr &)> Test)
+      : Var(Var), Test(Test) {}
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
     if (Ref->getDecl() == &Var && Test(*Ref))
       Found = true;
@@ -155,11 +159,12 @@ public:
 
 private:
   const VarDecl &Var;
-  Predicate Test;
+  llvm::function_ref<bool(const DeclRefExpr &)> Test;
 };
 
-template <typename Predicate> bool anyUseIn(const Stmt *Body, const VarDecl &Var, Predicate Test) {
-  UseFinder<Predicate> Finder(Var, Test);
+bool anyUseIn(const Stmt *Body, const VarDecl &Var,
+              llvm::function_ref<bool(const DeclRefExpr &)> Test) {
+  UseFinder Finder(Var, Test);
   if (Body)
     Finder.TraverseStmt(const_cast<Stmt *>(Body));
   return Finder.Found;
@@ -204,7 +209,7 @@ std::pair<DynTypedNodeList, const Expr *> parentsPastConversions(ASTContext &Ast
 
 /// The member call `Object` is the object of (`ref.data_ptr()`,
 /// `torch::from_blob(p, n).clone()`), if any.
-const CXXMemberCallExpr *calledOn(ASTContext &Ast, const Expr &Object) {
+const CXXMemberCallExpr *methodCalledOn(ASTContext &Ast, const Expr &Object) {
   const auto *Member = dyn_cast_or_null<MemberExpr>(userOf(Ast, Object));
   return Member ? dyn_cast_or_null<CXXMemberCallExpr>(userOf(Ast, *Member)) : nullptr;
 }
@@ -252,7 +257,7 @@ bool isExampleField(const Expr &E) {
 /// that `Copy` is the start of, to its last call.
 const Expr &endOfChain(ASTContext &Ast, const Expr &Copy) {
   const Expr *End = &Copy;
-  while (const CXXMemberCallExpr *Call = calledOn(Ast, *End)) {
+  while (const CXXMemberCallExpr *Call = methodCalledOn(Ast, *End)) {
     if (!isTensorType(Call->getType()))
       break;
     End = Call;
@@ -368,7 +373,7 @@ bool isGatheredHostRows(ASTContext &Ast, const VarDecl &Rows) {
     return false;
   bool Filled = false, Joined = false;
   const bool Other = anyUseIn(bodyOf(Rows), Rows, [&](const DeclRefExpr &Ref) {
-    if (const CXXMemberCallExpr *Call = calledOn(Ast, Ref)) {
+    if (const CXXMemberCallExpr *Call = methodCalledOn(Ast, Ref)) {
       const CXXMethodDecl *Method = Call->getMethodDecl();
       if (isNamedCall(Method, {"size", "empty", "reserve", "clear", "capacity"}))
         return false;
@@ -502,7 +507,7 @@ const Expr &outermostView(ASTContext &Ast, const Expr &Ref, const ValueDecl &Ten
       Viewed = Subscript;
       continue;
     }
-    if (const CXXMemberCallExpr *View = calledOn(Ast, *Viewed);
+    if (const CXXMemberCallExpr *View = methodCalledOn(Ast, *Viewed);
         View && viewedTensor(*View) == &Tensor) {
       Viewed = View;
       continue;
@@ -594,7 +599,7 @@ bool isHostWrite(ASTContext &Ast, const Expr &Ref, const ValueDecl &Tensor) {
   const Expr &Viewed = outermostView(Ast, Ref, Tensor);
   if (isAssignedView(Ast, Viewed, Ref))
     return true;
-  const CXXMemberCallExpr *Call = calledOn(Ast, Viewed);
+  const CXXMemberCallExpr *Call = methodCalledOn(Ast, Viewed);
   const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
   if (!Method || !Method->getIdentifier())
     return false;
@@ -683,7 +688,7 @@ bool isWrittenByHostCode(ASTContext &Ast, const VarDecl &Tensor) {
 /// (`std::memcpy(t.data_ptr(), ...)`): only host memory takes such a write.
 static bool isWrittenThroughHostMemory(ASTContext &Ast, const VarDecl &Tensor) {
   return anyUseIn(bodyOf(Tensor), Tensor, [&](const DeclRefExpr &Ref) {
-    const CXXMemberCallExpr *Call = calledOn(Ast, outermostView(Ast, Ref, Tensor));
+    const CXXMemberCallExpr *Call = methodCalledOn(Ast, outermostView(Ast, Ref, Tensor));
     return Call && isHostMemoryAccess(Call->getMethodDecl()) && isWriteAccess(Ast, *Call);
   });
 }
@@ -775,7 +780,7 @@ bool isDeviceModification(ASTContext &Ast, const Expr &Ref, const ValueDecl &Ten
   // element write with a tensor computed elsewhere as its value or indices
   // (`t.index_put_({idx}, 1)`, `t.masked_fill_(t < 0, 0)`) is done where that
   // tensor is too. A copy (`copy_`) takes its source from anywhere.
-  const CXXMemberCallExpr *Call = calledOn(Ast, Viewed);
+  const CXXMemberCallExpr *Call = methodCalledOn(Ast, Viewed);
   switch (Call ? effectOf(Call->getMethodDecl()) : TensorEffect::NotLibTorch) {
   case TensorEffect::Accumulate:
     return llvm::any_of(Call->arguments(), IsTensor);
@@ -911,7 +916,7 @@ bool isBoundToNonConstReference(const Stmt &User, const Expr &Arg) {
 bool isDeviceUse(ASTContext &Ast, const Expr &Use) {
   // Up a chain of tensor methods (`t.view({-1}).sum()`) to what uses its result.
   const Expr *Value = &Use;
-  while (const CXXMemberCallExpr *Call = calledOn(Ast, *Value)) {
+  while (const CXXMemberCallExpr *Call = methodCalledOn(Ast, *Value)) {
     const CXXMethodDecl *Method = Call->getMethodDecl();
     const TensorEffect Effect = effectOf(Method);
     if (!isTensorType(Call->getType()) || !Method || !Method->getIdentifier() ||
@@ -1046,7 +1051,7 @@ bool buildsHostBuiltTensor(ASTContext &Ast, const Expr &Factory) {
   // Up a chain of the factory's own methods with no other tensor
   // (`torch::zeros(...).to(torch::kByte)`) to the variable it initialises.
   const Expr *Made = &Factory;
-  while (const CXXMemberCallExpr *Call = calledOn(Ast, *Made)) {
+  while (const CXXMemberCallExpr *Call = methodCalledOn(Ast, *Made)) {
     if (!isTensorType(Call->getType()) || llvm::any_of(Call->arguments(), [](const Expr *Arg) {
           return isTensorType(Arg->getType());
         }))

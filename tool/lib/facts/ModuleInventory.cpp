@@ -574,13 +574,16 @@ Mention classifyMention(ASTContext &Ast, const Expr &E, const Stmt &S,
 }
 
 /// Calls `Found` with every expression in `S` that reaches `Module` (the
-/// outermost member access of its path, or the variable).
-template <typename Callback> void forEachMention(const Stmt &S, const ModuleAccess &Module,
-                                                 Callback Found) {
+/// outermost member access of its path, or the variable). A function_ref, not
+/// a template parameter: one RecursiveASTVisitor instantiation for all callers
+/// (each is thousands of functions to compile).
+void forEachMention(const Stmt &S, const ModuleAccess &Module,
+                    llvm::function_ref<void(const Expr &)> Found) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const ModuleAccess &Module;
-    Callback &Found;
-    Finder(const ModuleAccess &Module, Callback &Found) : Module(Module), Found(Found) {}
+    llvm::function_ref<void(const Expr &)> Found;
+    Finder(const ModuleAccess &Module, llvm::function_ref<void(const Expr &)> Found)
+        : Module(Module), Found(Found) {}
     bool VisitDeclRefExpr(DeclRefExpr *Ref) {
       if (Module.Fields.empty() && Ref->getDecl() == Module.Var)
         Found(*Ref);
