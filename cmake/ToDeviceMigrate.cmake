@@ -1,6 +1,8 @@
 # to_device_migrate(TARGET <target> [MODE per-site|registry] [CHECK]
 #                   [DEVICE_EXPR <expr>] [RULES <globs>] [TOOL <path>]
-#                   [HEADER_FILTER <regex>] [ARGS <more tool options>...])
+#                   [HEADER_FILTER <regex>] [ARGS <more tool options>...]
+#                   [SIM_TEST [ARGS <program args>...] [MAX_COPIES <n>]
+#                             [MAX_REPEATED_COPIES <n>]])
 #
 # Without CHECK: compiles the migrated sources of <target> instead of the
 # originals. Each C++ source is rewritten by to-device-migrate into the build
@@ -15,6 +17,16 @@
 # matches <regex> are migrated too (--header-filter), into the same mirror, so
 # the migrated sources include the migrated headers. Both need the sources
 # under PROJECT_SOURCE_DIR (several sources elsewhere are migrated one by one).
+#
+# With SIM_TEST [ARGS <args>...] [MAX_COPIES <n>] [MAX_REPEATED_COPIES <n>]
+# (last: what follows SIM_TEST is the test's): also builds <target>_original
+# from the sources as written (the target's include directories as they are at
+# this call, its libraries, definitions, options and C++ standard), and adds
+# the CTest test todevice_add_sim_test() makes (TodeviceSimTest.cmake): the
+# migrated <target> run on the simulator must print what <target>_original
+# prints on the CPU, with no placement error and no host access to device
+# memory. Without DEVICE_EXPR the migrated code then chooses its device with
+# todevice::default_device() (the test sets TODEVICE=sim) and links todevice.
 #
 # With CHECK: the sources stay as they are, and building <target> first runs
 # `to-device-migrate --check` on them: the build fails, listing each site as
@@ -94,11 +106,70 @@ function(_to_device_migrate_as_one target tool extra_args cxx_sources source_dir
   target_include_directories(${target} PRIVATE ${source_dirs})
 endfunction()
 
+# <target>_original: <target> built from its sources as written (SIM_TEST).
+function(_to_device_original_of target)
+  get_target_property(type ${target} TYPE)
+  if(NOT type STREQUAL "EXECUTABLE")
+    message(FATAL_ERROR "to_device_migrate(SIM_TEST): ${target} is not an executable")
+  endif()
+  get_target_property(sources ${target} SOURCES)
+  get_target_property(source_dir ${target} SOURCE_DIR)
+  set(absolute)
+  foreach(source IN LISTS sources)
+    get_filename_component(abs ${source} ABSOLUTE BASE_DIR ${source_dir})
+    list(APPEND absolute ${abs})
+  endforeach()
+  add_executable(${target}_original ${absolute})
+  # Include directories now, before the migrated mirror is put first.
+  get_target_property(includes ${target} INCLUDE_DIRECTORIES)
+  if(includes)
+    target_include_directories(${target}_original PRIVATE ${includes})
+  endif()
+  target_link_libraries(${target}_original PRIVATE $<TARGET_PROPERTY:${target},LINK_LIBRARIES>)
+  target_compile_definitions(${target}_original PRIVATE
+                             $<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>)
+  target_compile_options(${target}_original PRIVATE $<TARGET_PROPERTY:${target},COMPILE_OPTIONS>)
+  foreach(property CXX_STANDARD CXX_STANDARD_REQUIRED CXX_EXTENSIONS)
+    get_target_property(value ${target} ${property})
+    if(NOT value STREQUAL "value-NOTFOUND")
+      set_property(TARGET ${target}_original PROPERTY ${property} ${value})
+    endif()
+  endforeach()
+endfunction()
+
 function(to_device_migrate)
+  # What follows SIM_TEST is the test's (its ARGS are the program's, not the tool's).
+  list(FIND ARGN SIM_TEST sim_test_at)
+  set(own_args ${ARGN})
+  set(sim_test_args)
+  if(sim_test_at GREATER -1)
+    math(EXPR after "${sim_test_at} + 1")
+    list(LENGTH ARGN count)
+    if(after LESS count)
+      list(SUBLIST ARGN ${after} -1 sim_test_args)
+    endif()
+    list(SUBLIST ARGN 0 ${sim_test_at} own_args)
+  endif()
   cmake_parse_arguments(ARG "CHECK" "TARGET;MODE;DEVICE_EXPR;RULES;TOOL;HEADER_FILTER" "ARGS"
-                        ${ARGN})
+                        ${own_args})
   if(NOT ARG_TARGET)
     message(FATAL_ERROR "to_device_migrate: TARGET is required")
+  endif()
+  if(sim_test_at GREATER -1)
+    if(ARG_CHECK)
+      message(FATAL_ERROR "to_device_migrate: SIM_TEST tests a migrated build; CHECK migrates nothing")
+    endif()
+    _to_device_original_of(${ARG_TARGET})
+    if(NOT ARG_DEVICE_EXPR)
+      set(ARG_DEVICE_EXPR "todevice::default_device()")
+    endif()
+    if(TARGET todevice)
+      target_link_libraries(${ARG_TARGET} PRIVATE todevice)
+    elseif(TARGET todevice::todevice)
+      target_link_libraries(${ARG_TARGET} PRIVATE todevice::todevice)
+    endif()
+    todevice_add_sim_test(${ARG_TARGET} EXPECT_SAME_OUTPUT_AS ${ARG_TARGET}_original
+                          ${sim_test_args})
   endif()
   set(tool ${TO_DEVICE_MIGRATE_EXECUTABLE})
   if(ARG_TOOL)

@@ -4,7 +4,11 @@
 #     the original prints;
 #  2. the same with MODE registry, linking the installed todevice runtime;
 #  3. to_device_migrate(TARGET regression CHECK): the build must fail, naming
-#     the sites still on the CPU.
+#     the sites still on the CPU;
+#  4. the simulator tests in the user's own CTest: step 1's project's
+#     (to_device_migrate SIM_TEST, todevice_add_sim_test) pass; in
+#     sim_test_project, a GPU program's placement bug fails its test with the
+#     program's line, and its full migration passes.
 # cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -P installed_package.cmake
 foreach(var BUILD_DIR SOURCE_DIR WORK_DIR)
   if(NOT ${var})
@@ -76,4 +80,30 @@ endif()
 if(NOT "${out}${err}" MATCHES "regression.cpp:[0-9]+:[0-9]+: warning: not on the device yet: [^\n]*\\[model-placement\\]")
   message(FATAL_ERROR "CHECK mode failed without naming the site:\n${out}\n${err}")
 endif()
-message(STATUS "installed package: per-site and registry builds match the original; CHECK mode fails as it should")
+# 4. The simulator tests, in the users' own CTest.
+run(${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/migrate --output-on-failure)
+if(NOT run_output MATCHES "regression-on-sim" OR NOT run_output MATCHES "regression-copies")
+  message(FATAL_ERROR "the example project's simulator tests did not run:\n${run_output}")
+endif()
+run(${CMAKE_COMMAND} -S ${CMAKE_CURRENT_LIST_DIR}/sim_test_project -B ${WORK_DIR}/sim_test -G Ninja
+    ${build_type} -DCMAKE_PREFIX_PATH=${prefix}
+    -DGPU_PROGRAM=${SOURCE_DIR}/examples/others/gpu_program.cpp)
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/sim_test -j 1)
+execute_process(COMMAND ${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/sim_test --output-on-failure
+                        -R "^gpu_program-on-sim$"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+# The bug's line in the source gpu_program is built from (the runtime's
+# include, added by the migration, moves it down one).
+file(READ ${WORK_DIR}/sim_test/to_device/gpu_program/gpu_program.cpp compiled)
+string(FIND "${compiled}" "// the simulator stops here" at)
+string(SUBSTRING "${compiled}" 0 ${at} before)
+string(REGEX MATCHALL "\n" newlines "${before}")
+list(LENGTH newlines bug_line)
+math(EXPR bug_line "${bug_line} + 1")
+if(rc EQUAL 0 OR NOT out MATCHES "mixes the device and the CPU on the simulator: placement error at [^\n]*gpu_program.cpp:${bug_line} in main: argument 'weight' of aten::nll_loss_forward is on cpu")
+  message(FATAL_ERROR "the simulator test of a misplaced program did not fail at its line (${bug_line}):\n${out}\n${err}")
+endif()
+run(${CMAKE_CTEST_COMMAND} --test-dir ${WORK_DIR}/sim_test --output-on-failure
+    -R "^gpu_program_migrated-on-sim$")
+message(STATUS "installed package: per-site and registry builds match the original; CHECK mode fails as it should; "
+               "the simulator tests pass on migrations and fail at a misplaced line")

@@ -60,7 +60,8 @@ struct SimGuardImpl final : public c10::impl::DeviceGuardImplInterface {
 };
 
 // --- statistics ----------------------------------------------------------------
-std::array<std::atomic<std::uint64_t>, 4> counters; // h2d copies, bytes, d2h copies, bytes
+// h2d copies, bytes, d2h copies, bytes, h2d copies of a host tensor unchanged since its last copy
+std::array<std::atomic<std::uint64_t>, 5> counters;
 
 // TODEVICE_SIM_REPORT=lines: the program's stack (program_addresses) of each
 // host->device copy, with the copies and bytes made there. Off, a copy costs
@@ -68,6 +69,7 @@ std::array<std::atomic<std::uint64_t>, 4> counters; // h2d copies, bytes, d2h co
 std::atomic<bool> copy_lines_on{false};
 struct CopiesAt {
   std::uint64_t copies = 0, bytes = 0;
+  std::uint64_t again_unchanged = 0; ///< copies_before_unchanged
 };
 std::mutex copy_lines_lock;
 std::map<std::vector<void*>, CopiesAt>& copy_lines() {
@@ -104,6 +106,7 @@ void report_copy_lines() {
     CopiesAt& at = by_site[sites[i].empty() ? "(unknown place)" : sites[i]];
     at.copies += counts[i].copies;
     at.bytes += counts[i].bytes;
+    at.again_unchanged += counts[i].again_unchanged;
   }
   std::vector<std::pair<std::string, CopiesAt>> lines(by_site.begin(), by_site.end());
   auto print_top = [&](const char* title, auto more) {
@@ -119,6 +122,19 @@ void report_copy_lines() {
   };
   print_top("most copies", [](const CopiesAt& a, const CopiesAt& b) { return a.copies > b.copies; });
   print_top("most bytes", [](const CopiesAt& a, const CopiesAt& b) { return a.bytes > b.bytes; });
+  // Each a move the program could make once, before its loop.
+  std::sort(lines.begin(), lines.end(), [](const auto& a, const auto& b) {
+    return a.second.again_unchanged > b.second.again_unchanged ||
+           (a.second.again_unchanged == b.second.again_unchanged && a.first < b.first);
+  });
+  if (lines.empty() || lines.front().second.again_unchanged == 0)
+    return;
+  std::fprintf(stderr, "todevice_sim: host->device copies of a host tensor moved again, unchanged "
+                       "since its last copy (move it once):\n");
+  for (std::size_t i = 0; i < lines.size() && i < 10 && lines[i].second.again_unchanged > 0; ++i)
+    std::fprintf(stderr, "todevice_sim:   %8llu copies  %s\n",
+                 static_cast<unsigned long long>(lines[i].second.again_unchanged),
+                 lines[i].first.c_str());
 }
 
 void report_at_exit() {
@@ -213,9 +229,12 @@ const bool registered = (register_all(), true);
 
 } // namespace
 
-void count_host_to_device(std::uint64_t bytes) {
+void count_host_to_device(const at::Tensor& source, std::uint64_t bytes) {
   counters[0].fetch_add(1, std::memory_order_relaxed);
   counters[1].fetch_add(bytes, std::memory_order_relaxed);
+  const bool again_unchanged = copied_before_unchanged(source);
+  if (again_unchanged)
+    counters[4].fetch_add(1, std::memory_order_relaxed);
   if (!copy_lines_on.load(std::memory_order_relaxed))
     return;
   std::vector<void*> stack = program_addresses(16);
@@ -223,6 +242,7 @@ void count_host_to_device(std::uint64_t bytes) {
   CopiesAt& at = copy_lines()[std::move(stack)];
   ++at.copies;
   at.bytes += bytes;
+  at.again_unchanged += again_unchanged ? 1 : 0;
 }
 
 void count_device_to_host(std::uint64_t bytes) {
@@ -245,6 +265,7 @@ TransferStats stats() {
   s.host_to_device_bytes = detail::counters[1].load();
   s.device_to_host_copies = detail::counters[2].load();
   s.device_to_host_bytes = detail::counters[3].load();
+  s.host_to_device_again_unchanged = detail::counters[4].load();
   return s;
 }
 
@@ -257,7 +278,8 @@ std::string format_stats(const TransferStats& s) {
   std::ostringstream out;
   out << "todevice_sim: host->device: " << s.host_to_device_copies << " copies, "
       << s.host_to_device_bytes << " bytes; device->host: " << s.device_to_host_copies
-      << " copies, " << s.device_to_host_bytes << " bytes";
+      << " copies, " << s.device_to_host_bytes << " bytes; moved again unchanged: "
+      << s.host_to_device_again_unchanged << " copies";
   return out.str();
 }
 

@@ -14,8 +14,10 @@
 //  - sim_cpu_path.cpp: composites that take another path on a device than on
 //    the CPU (recurrent layers, adaptive pooling, group norm, attention).
 //  - sim_hooks.cpp: the XPU hooks LibTorch 2.x asks which accelerator is present.
-//  - sim_source_lines.cpp: the program's own source line of a placement error
-//    or a copy (TODEVICE_SIM_REPORT=lines).
+//  - sim_source_lines.cpp: the program's own source line of a placement error,
+//    a host access of device memory, or a copy (TODEVICE_SIM_REPORT=lines).
+//  - sim_repeated_copies.cpp: copies of a host tensor unchanged since its last
+//    copy ("moved again, unchanged").
 //  - sim.cpp: registration, public API, transfer statistics.
 #pragma once
 
@@ -60,6 +62,10 @@ void register_accelerator_hooks();
 // own objects (not LibTorch, todevice or the C/C++ runtime), innermost first,
 // at most `max`: cheap, nothing is symbolized.
 std::vector<void*> program_addresses(std::size_t max);
+// The same for a stack backtrace() recorded earlier (dladdr is slow on
+// LibTorch's large symbol tables, so allocations keep raw stacks and filter
+// them only when one is reported).
+std::vector<void*> program_addresses_of(void* const* frames, int count, std::size_t max);
 // For each stack of program_addresses, the program's own place in it:
 // "train.cpp:42 in train_step", "in train_step" without debug info, "" if
 // unknown. Symbolizes with addr2line, once per object for all stacks.
@@ -67,8 +73,15 @@ std::vector<std::string> describe_sites(const std::vector<std::vector<void*>>& s
 // describe_sites of the calling stack.
 std::string program_site();
 
+// --- sim_repeated_copies.cpp -----------------------------------------------------
+// Whether `source`, a host tensor being copied to the device, was copied
+// before and has not changed since (same storage and geometry, version
+// counter and bytes): a move the program could make once. Records this copy.
+bool copied_before_unchanged(const at::Tensor& source);
+
 // --- sim.cpp -----------------------------------------------------------------
-void count_host_to_device(std::uint64_t bytes);
+// `source`: the host tensor copied (copied_before_unchanged).
+void count_host_to_device(const at::Tensor& source, std::uint64_t bytes);
 void count_device_to_host(std::uint64_t bytes);
 
 // Heavy operator calls, by device (sim_operators.cpp, count_operators()).

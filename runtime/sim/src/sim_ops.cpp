@@ -54,7 +54,7 @@ at::Tensor copy_from(const at::Tensor& self, const at::Tensor& dst, bool non_blo
   CpuAliases aliases;
   aliases.alias(dst).copy_(aliases.alias(self));
   if (is_sim(dst) && !is_sim(self))
-    count_host_to_device(nbytes_of(dst));
+    count_host_to_device(self, nbytes_of(dst));
   else if (is_sim(self) && !is_sim(dst))
     count_device_to_host(nbytes_of(dst));
   return dst;

@@ -51,10 +51,21 @@ bool is_library_object(const char* path) {
 
 /// A function or file of LibTorch's, todevice's or the standard library's
 /// headers, compiled into the program (inline code): not the program's own place.
+/// A demangled function without its parameters, and without "(anonymous
+/// namespace)::" (whose parenthesis would otherwise cut the name short):
+/// "(anonymous namespace)::train_step(at::Tensor)" -> "train_step".
+std::string without_parameters(std::string function) {
+  static const std::string anonymous = "(anonymous namespace)::";
+  for (std::size_t at; (at = function.find(anonymous)) != std::string::npos;)
+    function.erase(at, anonymous.size());
+  return function.substr(0, function.find('('));
+}
+
 bool is_library_code(const std::string& function, const std::string& file) {
   // A function template's name comes with its return type ("void torch::load<...>").
-  std::string name = function.substr(0, function.find_first_of("(<"));
-  name = function.substr(name.rfind(' ') == std::string::npos ? 0 : name.rfind(' ') + 1);
+  std::string name = without_parameters(function);
+  name = name.substr(0, name.find('<'));
+  name = name.substr(name.rfind(' ') == std::string::npos ? 0 : name.rfind(' ') + 1);
   for (const char* ns : {"at::", "c10::", "torch::", "std::", "todevice::", "caffe2::",
                          "__gnu_cxx::", "__cxxabiv1::"})
     if (starts_with(name, ns))
@@ -155,7 +166,7 @@ std::string describe(const Frame& f) {
         file = file.substr(prefix.size());
     }
   }
-  std::string function = f.function.substr(0, f.function.find('('));
+  std::string function = without_parameters(f.function);
   if (file.empty() || f.line == 0)
     return function.empty() ? std::string() : "in " + function;
   return file + ":" + std::to_string(f.line) + (function.empty() ? "" : " in " + function);
@@ -166,8 +177,12 @@ std::string describe(const Frame& f) {
 std::vector<void*> program_addresses(std::size_t max) {
   void* frames[64];
   const int count = backtrace(frames, 64);
+  return program_addresses_of(frames + 1, count - 1, max); // 0: this function
+}
+
+std::vector<void*> program_addresses_of(void* const* frames, int count, std::size_t max) {
   std::vector<void*> kept;
-  for (int i = 1; i < count && kept.size() < max; ++i) { // 0: this function
+  for (int i = 0; i < count && kept.size() < max; ++i) {
     Dl_info info;
     if (dladdr(frames[i], &info) != 0 && !is_library_object(info.dli_fname))
       kept.push_back(frames[i]);

@@ -86,4 +86,43 @@ TEST(SimSourceLine, NoLinesWithoutTheReport) {
   EXPECT_EQ(out.find("by source line"), std::string::npos) << out;
 }
 
+TEST(SimSourceLine, HostReadNamesTheReadingLineAndWhereTheMemoryWasMade) {
+  const std::string read = line_of(PIXEL_VIEW_SOURCE, "HOST-READ-HERE");
+  const std::string made = line_of(HOST_READ_SOURCE, "ALLOCATED-HERE");
+  const std::string out = output_of(HOST_READ_G);
+  // Files are named as the program's debug info has them (absolute here).
+  const std::string message = line_with(out, "todevice_sim: host code read simulated-device memory at ");
+  EXPECT_NE(message.find("pixel_view.cpp:" + read + " in PixelView::sum: byte 0 of a 64-byte "
+                         "allocation made at "),
+            std::string::npos)
+      << out;
+  EXPECT_NE(message.find("host_read_elsewhere.cpp:" + made + " in main; call .cpu() first"),
+            std::string::npos)
+      << out;
+}
+
+TEST(SimSourceLine, HostReadNamesTheFunctionsWithoutDebugInfo) {
+  const std::string out = output_of(HOST_READ_G0);
+  EXPECT_NE(out.find("todevice_sim: host code read simulated-device memory in PixelView::sum: "
+                     "byte 0 of a 64-byte allocation made in main; call .cpu() first"),
+            std::string::npos)
+      << out;
+}
+
+TEST(SimSourceLine, ReportListsTheLinesThatMoveAnUnchangedTensorAgain) {
+  const std::string again = line_of(MOVES_UNCHANGED_SOURCE, "MOVED-AGAIN-UNCHANGED");
+  const std::string out = output_of(MOVES_UNCHANGED_G, "TODEVICE_SIM_REPORT=lines");
+  // 4 + 4 copies in the loop, one after a change, one after a host write.
+  EXPECT_NE(out.find("host->device: 10 copies, 320 bytes;"), std::string::npos) << out;
+  EXPECT_NE(out.find("moved again unchanged: 3 copies"), std::string::npos) << out;
+  const std::string listed = out.substr(out.find("moved again, unchanged since its last copy"));
+  EXPECT_NE(line_with(listed, "moves_unchanged.cpp:" + again + " in main").find(" 3 copies "),
+            std::string::npos)
+      << out;
+  for (const char* other : {"COPIED-NEW-EACH-STEP", "COPIED-AFTER-A-CHANGE", "COPIED-AFTER-A-HOST-WRITE"})
+    EXPECT_EQ(line_with(listed, "moves_unchanged.cpp:" + line_of(MOVES_UNCHANGED_SOURCE, other) + " "),
+              "")
+        << other << "\n" << out;
+}
+
 } // namespace

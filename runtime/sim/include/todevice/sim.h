@@ -43,6 +43,10 @@ struct TransferStats {
   std::uint64_t host_to_device_bytes = 0; ///< bytes written on the device
   std::uint64_t device_to_host_copies = 0;
   std::uint64_t device_to_host_bytes = 0; ///< bytes written on the host
+  /// Of host_to_device_copies, those of a host tensor copied before and not
+  /// changed since (same storage and geometry, version counter and bytes):
+  /// moves the program could make once. TODEVICE_SIM_REPORT=lines lists their lines.
+  std::uint64_t host_to_device_again_unchanged = 0;
 };
 
 /// Counters since program start or the last reset_stats(). Thread-safe.
