@@ -145,9 +145,16 @@ struct sigaction previous_action;
 // neither is known. Runs in the fault handler, which symbolizes with
 // addr2line (not async-signal-safe): the process aborts right after, and the
 // faulting code was reading tensor memory, not holding an allocator's lock.
-std::string where_host_access(std::uintptr_t addr, const Mapping& hit) {
+std::string where_host_access(std::uintptr_t addr, const Mapping& hit, void* pc) {
   void* frames[64];
   const int count = backtrace(frames, 64);
+  // The interrupted frame's address is the faulting instruction itself, not a
+  // return address: the symbolizer looks one byte before each address (the
+  // call), so this one is handed over one byte on (else an instrumented build
+  // can land on code without a line).
+  for (int i = 0; i < count; ++i)
+    if (frames[i] == pc)
+      frames[i] = static_cast<char*>(pc) + 1;
   const std::vector<std::string> sites =
       describe_sites({program_addresses_of(frames, count, 16),
                       program_addresses_of(hit.made_at, hit.made_at_count, 16)});
@@ -178,15 +185,17 @@ void on_segv(int sig, siginfo_t* info, void* uctx) {
     return;
   }
   const char* verb = "accessed";
+  void* pc = nullptr;
 #if defined(__x86_64__)
   // Bit 1 of the page-fault error code is set for writes.
   const auto* uc = static_cast<const ucontext_t*>(uctx);
   verb = (uc->uc_mcontext.gregs[REG_ERR] & 2) ? "wrote" : "read";
+  pc = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RIP]);
 #else
   (void)uctx;
 #endif
   std::string message = std::string("todevice_sim: host code ") + verb +
-                        " simulated-device memory " + where_host_access(addr, *hit) +
+                        " simulated-device memory " + where_host_access(addr, *hit, pc) +
                         "; call .cpu() first: a tensor on the device cannot be accessed through "
                         "data_ptr()/accessor() from host code, as on a GPU\n";
   ssize_t ignored = write(STDERR_FILENO, message.data(), message.size());

@@ -70,6 +70,12 @@ bool is_library_code(const std::string& function, const std::string& file) {
                          "__gnu_cxx::", "__cxxabiv1::"})
     if (starts_with(name, ns))
       return true;
+  // A sanitizer's runtime, linked into the program itself (-fsanitize=address):
+  // its interceptors (backtrace, memcpy) are frames of the executable.
+  for (const char* runtime : {"__interceptor_", "___interceptor_", "__asan", "__sanitizer",
+                              "__ubsan", "__lsan"})
+    if (starts_with(name, runtime))
+      return true;
   for (const char* dir : {"/torch/csrc/", "/ATen/", "/c10/", "/include/c++/", "/todevice/"})
     if (file.find(dir) != std::string::npos)
       return true;
