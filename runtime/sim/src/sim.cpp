@@ -65,11 +65,12 @@ std::array<std::atomic<std::uint64_t>, 5> counters;
 
 // TODEVICE_SIM_REPORT=lines: the program's stack (program_addresses) of each
 // host->device copy, with the copies and bytes made there. Off, a copy costs
-// one load of `copy_lines_on`.
+// one load of `copy_lines_on` beyond copied_before_unchanged (always on: it
+// feeds stats()).
 std::atomic<bool> copy_lines_on{false};
 struct CopiesAt {
   std::uint64_t copies = 0, bytes = 0;
-  std::uint64_t again_unchanged = 0; ///< copies_before_unchanged
+  std::uint64_t again_unchanged = 0; ///< of them, copied_before_unchanged
 };
 std::mutex copy_lines_lock;
 std::map<std::vector<void*>, CopiesAt>& copy_lines() {
