@@ -1,5 +1,6 @@
 #include "HostMemoryTensorRule.h"
 #include "facts/HostWrites.h"
+#include "facts/PlacementFlow.h"
 #include "facts/TorchOps.h"
 #include "facts/Matchers.h"
 #include "facts/TorchTypes.h"
@@ -14,6 +15,39 @@ using namespace clang::ast_matchers;
 using namespace clang::transformer;
 
 namespace to_device_migrate {
+
+const char *HostMemoryTensorRule::hostReason(const CallExpr &Call) {
+  ASTContext &Ast = Ctx.ast();
+  if (isMovedToDevice(Ast, Call))
+    return "moved already";
+  if (Ctx.isPerSampleCode(Call))
+    return "per-sample code";
+  if (Ctx.facts().placement().staysOnHost(Call))
+    return "the analysis: stays on the host";
+  if (gatheredInto(Ast, Call))
+    return "gathered host rows";
+  if (waitsForPerSampleCode(Ast, Call))
+    return "handed to per-sample code";
+  if (feedsHostBuiltTensor(Ast, Call))
+    return "written into a host-built tensor";
+  if (isOnlyHandedAsHostData(Ast, Call, [this](const HandedTo &To) {
+        return Ctx.facts().receivesHostData(*To.Callee, To.Index);
+      }))
+    return "handed as host data";
+  return nullptr;
+}
+
+void HostMemoryTensorRule::explain(const CallExpr &Call, const char *HostReason) {
+  const Placement Analysed = Ctx.facts().placement().of(Call);
+  const char *Where = Analysed.Where == Placement::Device ? "device"
+                      : Analysed.Where == Placement::Host ? "host"
+                      : Analysed.Where == Placement::Parameter ? "a parameter's"
+                                                               : "free";
+  diag(Call.getBeginLoc(),
+       std::string("placement: analysis ") + Where + (Ctx.facts().placement().staysOnHost(Call) ? " (stays)" : "") +
+           ", rules " + (HostReason ? std::string("host (") + HostReason + ")" : "device"),
+       DiagnosticIDs::Note);
+}
 
 void HostMemoryTensorRule::registerMatchers(MatchFinder *Finder) {
   // Already followed by `.to(<device>)`: nothing to do (this keeps the rule idempotent).
@@ -34,13 +68,10 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder *Finder) {
   auto DeviceCopy = clang::transformer::run([this](const MatchFinder::MatchResult &Result)
                                                 -> Expected<std::string> {
     const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
-    if (Ctx.isPerSampleCode(*Call) || isMovedToDevice(Ctx.ast(), *Call) ||
-        Ctx.facts().placement().staysOnHost(*Call) ||
-        gatheredInto(Ctx.ast(), *Call) || waitsForPerSampleCode(Ctx.ast(), *Call) ||
-        feedsHostBuiltTensor(Ctx.ast(), *Call) || isOnlyUsedOnHost(Ctx.ast(), *Call) ||
-        isOnlyHandedAsHostData(Ctx.ast(), *Call, [this](const HandedTo &To) {
-          return Ctx.facts().receivesHostData(*To.Callee, To.Index);
-        }))
+    const char *HostReason = hostReason(*Call);
+    if (Ctx.options().ExplainPlacement)
+      explain(*Call, HostReason);
+    if (HostReason)
       return std::string(); // kept on the CPU for host code; moved later or already
     if (Ctx.registry().registerInstead(*Call))
       return std::string(); // the registry moves it

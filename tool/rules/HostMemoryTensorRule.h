@@ -11,6 +11,7 @@
 
 #include "engine/Rule.h"
 
+#include "clang/AST/Expr.h"
 #include "clang/Tooling/Transformer/Transformer.h"
 
 #include <optional>
@@ -23,6 +24,13 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
 
 private:
+  /// Why `Call`'s tensor stays on the host (moved already, per-sample code,
+  /// ...), or null when it is copied to the device.
+  const char *hostReason(const clang::CallExpr &Call);
+  /// Notes where the placement analysis puts `Call` beside the rule's
+  /// decision and its reason (--explain-placement).
+  void explain(const clang::CallExpr &Call, const char *HostReason);
+
   std::optional<clang::tooling::Transformer> Rewriter;
 };
 

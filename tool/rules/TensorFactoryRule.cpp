@@ -276,6 +276,27 @@ bool TensorFactoryRule::buildsHostBuiltField(const CallExpr &Factory) {
   return Field && Ctx.facts().isHostBuiltField(*Field);
 }
 
+const char *TensorFactoryRule::hostReason(const CallExpr &Call) {
+  ASTContext &Ast = Ctx.ast();
+  if (Ctx.isPerSampleCode(Call))
+    return "per-sample code";
+  if (buildsHostBuiltTensor(Ast, Call))
+    return "a host-built local";
+  if (buildsHostBuiltField(Call))
+    return "a host-built member";
+  if (gatheredInto(Ast, Call))
+    return "gathered host rows";
+  if (waitsForPerSampleCode(Ast, Call))
+    return "handed to per-sample code";
+  if (feedsHostBuiltTensor(Ast, Call))
+    return "written into a host-built tensor";
+  if (isOnlyHandedAsHostData(Ast, Call, [this](const HandedTo &To) {
+        return Ctx.facts().receivesHostData(*To.Callee, To.Index);
+      }))
+    return "handed as host data";
+  return nullptr;
+}
+
 void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const bool Instantiated = Call == nullptr;
@@ -285,15 +306,10 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = Ctx.sources();
   if (!Callee || !Ctx.isExpansionInFile(Call->getBeginLoc()))
     return;
-  const bool StaysOnHost =
-      Ctx.isPerSampleCode(*Call) || buildsHostBuiltTensor(Ctx.ast(), *Call) ||
-      buildsHostBuiltField(*Call) || gatheredInto(Ctx.ast(), *Call) ||
-      waitsForPerSampleCode(Ctx.ast(), *Call) || feedsHostBuiltTensor(Ctx.ast(), *Call) ||
-      isOnlyHandedAsHostData(Ctx.ast(), *Call, [this](const HandedTo &To) {
-        return Ctx.facts().receivesHostData(*To.Callee, To.Index);
-      });
+  const char *HostReason = hostReason(*Call);
+  const bool StaysOnHost = HostReason != nullptr;
   if (Ctx.options().ExplainPlacement && !Instantiated)
-    explain(*Call, StaysOnHost);
+    explain(*Call, HostReason);
   // What host code writes the tensor with (its indices, its values) is where
   // that tensor is (PlacementFlow.h).
   if (Ctx.facts().placement().of(*Call).Where == Placement::Host)
@@ -335,7 +351,7 @@ std::string TensorFactoryRule::deviceFor(const CallExpr &Call, bool Instantiated
   return Ctx.device().at(Call);
 }
 
-void TensorFactoryRule::explain(const CallExpr &Call, bool StaysOnHost) {
+void TensorFactoryRule::explain(const CallExpr &Call, const char *HostReason) {
   const Placement Analysed = Ctx.facts().placement().of(Call);
   std::string Where = Analysed.Where == Placement::Device ? "device"
                       : Analysed.Where == Placement::Host ? "host"
@@ -343,7 +359,7 @@ void TensorFactoryRule::explain(const CallExpr &Call, bool StaysOnHost) {
                           ? "where parameter '" + spelledParameter(Analysed) + "' is"
                           : "free";
   diag(Call.getBeginLoc(), "placement: analysis " + Where + ", rules " +
-                               (StaysOnHost ? "host" : "device"),
+                               (HostReason ? std::string("host (") + HostReason + ")" : "device"),
        DiagnosticIDs::Note);
 }
 

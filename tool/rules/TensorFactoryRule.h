@@ -29,9 +29,12 @@ private:
   /// placement analysis follows one, else the program's; "" when the
   /// registry moves it instead (--mode=registry).
   std::string deviceFor(const clang::CallExpr &Call, bool Instantiated);
+  /// Why the rules keep `Call`'s tensor on the host (per-sample code, a
+  /// host-built local, ...), or null when they place it on the device.
+  const char *hostReason(const clang::CallExpr &Call);
   /// Notes where the placement analysis puts `Call` beside the rules' decision
-  /// (--explain-placement).
-  void explain(const clang::CallExpr &Call, bool StaysOnHost);
+  /// and its reason (--explain-placement).
+  void explain(const clang::CallExpr &Call, const char *HostReason);
   /// Does `Factory` build a tensor member that host code fills
   /// (ParseFacts::isHostBuiltField())? It stays on the CPU (host-built-tensor).
   bool buildsHostBuiltField(const clang::CallExpr &Factory);

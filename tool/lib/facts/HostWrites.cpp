@@ -1,4 +1,5 @@
 #include "facts/HostWrites.h"
+#include "facts/Liveness.h"
 #include "facts/PerSampleCode.h"
 #include "facts/TorchOps.h"
 #include "facts/TorchTypes.h"
@@ -645,38 +646,18 @@ static bool holdsItsOwnMemory(const Expr &Value, const ValueDecl &Self) {
 }
 
 bool isDeadAfterHostWrite(ASTContext &Ast, const Stmt &Statement, const VarDecl &Tensor) {
-  if (!Tensor.hasLocalStorage() || isa<ParmVarDecl>(Tensor) || Tensor.getType()->isReferenceType() ||
-      !Tensor.getInit() || !holdsItsOwnMemory(*Tensor.getInit(), Tensor))
+  if (!Tensor.hasLocalStorage() || Tensor.getType()->isReferenceType())
     return false;
-  const SourceManager &SM = Ast.getSourceManager();
-  const SourceLocation End = SM.getExpansionLoc(Statement.getEndLoc());
-  auto Within = [&](const Stmt &Outer, const Expr &Ref) {
-    const SourceLocation At = SM.getExpansionLoc(Ref.getBeginLoc());
-    return !SM.isBeforeInTranslationUnit(At, SM.getExpansionLoc(Outer.getBeginLoc())) &&
-           !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Outer.getEndLoc()), At);
-  };
-  // The loops around the statement run it again after their other uses.
-  std::vector<const Stmt *> Loops;
-  for (DynTypedNodeList Parents = Ast.getParents(Statement); !Parents.empty();
-       Parents = Ast.getParents(Parents[0])) {
-    if (const auto *Loop = Parents[0].get<Stmt>();
-        Loop && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Loop))
-      Loops.push_back(Loop);
-    if (Parents[0].get<FunctionDecl>() || Parents[0].get<LambdaExpr>())
-      break;
-  }
-  return !anyUseIn(bodyOf(Tensor), Tensor, [&](const DeclRefExpr &Ref) {
-    if (Within(Statement, Ref))
-      return false;
-    if (SM.isBeforeInTranslationUnit(End, SM.getExpansionLoc(Ref.getBeginLoc())))
-      return true; // read after the write
-    if (llvm::any_of(Loops, [&](const Stmt *Loop) { return Within(*Loop, Ref); }))
-      return true; // read again on the loop's next turn
-    // An earlier assignment must give it memory of its own too.
-    const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(userOf(Ast, Ref));
-    return Assign && Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2 &&
-           Assign->getArg(0)->IgnoreImplicit() == &Ref && !holdsItsOwnMemory(*Assign->getArg(1), Tensor);
-  });
+  // Read after the write, on any path (a loop's next turn too, when the
+  // tensor outlives the turn): the write must reach it.
+  if (isLiveAfter(Ast, Statement, Tensor).value_or(true))
+    return false;
+  // Its memory is its own whatever path led here: no value it may hold
+  // shares another tensor's (a view, a name, the caller's argument).
+  const auto Values = valuesReaching(Ast, Statement, Tensor);
+  return Values && !Values->empty() && llvm::all_of(*Values, [&](const Expr *Value) {
+           return Value && holdsItsOwnMemory(*Value, Tensor);
+         });
 }
 
 bool isWrittenByHostCode(ASTContext &Ast, const VarDecl &Tensor) {

@@ -46,11 +46,14 @@ bool holdsOnlyHostValues(const clang::Expr &E);
 /// through a view of it (isWriteAccess(), `t[i] = v`, `t.fill_(v)`).
 bool isHostWrite(clang::ASTContext &Ast, const clang::Expr &Ref, const clang::ValueDecl &Tensor);
 /// True if nothing reads the local tensor `Tensor` after `Statement` (which
-/// writes its memory from host code) — no later use, none in a loop around it
-/// — and its memory is its own (made by a call, not a name nor a view of
-/// another tensor). A `.cpu()` copy may then take the write: the host code
-/// reading through the same pointer sees it, and the tensor itself is never
-/// read again (`cv::Mat mask(size, CV_8U, out.data_ptr())` on a model's output).
+/// writes its memory from host code) — it is not live there (Liveness.h: a
+/// loop's next turn reads it only if it outlives the turn) — and its memory
+/// is its own: every value reaching the statement (its initialiser, what is
+/// assigned to it; for a parameter taken by value, not the caller's) is made
+/// by a call, not a name nor a view of another tensor. A `.cpu()` copy may
+/// then take the write: the host code reading through the same pointer sees
+/// it, and the tensor itself is never read again (`cv::Mat mask(size, CV_8U,
+/// out.data_ptr())` on a model's output).
 bool isDeadAfterHostWrite(clang::ASTContext &Ast, const clang::Stmt &Statement,
                           const clang::VarDecl &Tensor);
 /// True if host code of `Tensor`'s function writes into it, or into a view of

@@ -194,8 +194,13 @@ namespace {
 /// about the functions other translation units define.
 std::unique_ptr<PlacementFlow> analysePlacement(ASTContext &Ast, llvm::ArrayRef<Decl *> Decls,
                                                 const llvm::DenseSet<FileID> &Files,
-                                                const ProgramSummary *Program) {
+                                                const ProgramSummary *Program,
+                                                const PerSampleCode *PerSample = nullptr) {
   PlacementFlow::Program Whole;
+  if (PerSample)
+    Whole.IsPerSampleCode = [PerSample](const Expr &E) {
+      return PerSample->contains(DynTypedNode::create(E));
+    };
   Whole.IsMigrated = [&Ast, &Files](SourceLocation Loc) {
     const SourceManager &SM = Ast.getSourceManager();
     const FileID File = SM.getFileID(SM.getExpansionLoc(Loc));
@@ -236,8 +241,8 @@ ParseFacts::ParseFacts(ASTContext &Ast, llvm::ArrayRef<Decl *> Decls,
     : Program(WholeProgram ? std::move(WholeProgram)
                            : std::make_shared<const ProgramSummary>(
                                  ProgramSummary::merge({summarize(Ast, Decls, Files)}))),
-      Flow(analysePlacement(Ast, Decls, Files, Program.get())),
-      PerSample(Ast, *Program, [this](const Decl *D) { return usr(D); }) {
+      PerSample(Ast, *Program, [this](const Decl *D) { return usr(D); }),
+      Flow(analysePlacement(Ast, Decls, Files, Program.get(), &PerSample)) {
   OptionsValueCollector Options(OptionsValues);
   for (Decl *D : Decls)
     Options.TraverseDecl(D);

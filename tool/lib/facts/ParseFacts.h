@@ -78,9 +78,9 @@ public:
 
 private:
   std::shared_ptr<const ProgramSummary> Program;
-  std::unique_ptr<PlacementFlow> Flow; ///< made after Program, which it asks
   mutable llvm::DenseMap<const clang::Decl *, std::string> Usrs;
   PerSampleCode PerSample;
+  std::unique_ptr<PlacementFlow> Flow; ///< made after Program and PerSample, which it asks
   std::vector<ModuleStore> ModuleStores;
   llvm::DenseMap<const clang::Decl *, llvm::SmallVector<const clang::Expr *, 2>> OptionsValues;
 };

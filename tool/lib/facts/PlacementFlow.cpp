@@ -141,6 +141,10 @@ public:
     auto Found = ExprNodes.find(Site.IgnoreParens());
     if (Found == ExprNodes.end())
       return {};
+    // Per-sample code is the host's whatever its tensors meet: the batch
+    // they are stacked into is moved where the loop receives it.
+    if (Whole.IsPerSampleCode && Whole.IsPerSampleCode(Site))
+      return {Placement::Host, nullptr};
     const Facts &Class = Classes[findConst(Found->second)];
     if (Class.Device)
       return {Placement::Device, nullptr};
@@ -193,6 +197,7 @@ private:
     bool HostWrite = false; ///< host code writes its memory
     bool CrossesToDevice = false; ///< Host, and copied into a class of the device's
     bool Escapes = false; ///< returned, kept in a member or global, or handed to unseen code
+    bool Kept = false;    ///< kept in a member or a global: it outlives its function's call
     llvm::SmallVector<const ParmVarDecl *, 1> Params; ///< parameters in it
     /// Tensor members of parameters in it (`view.pose` of `const View &view`).
     llvm::SmallVector<std::pair<const ParmVarDecl *, const FieldDecl *>, 1> ParamFields;
@@ -229,6 +234,7 @@ private:
     Into.Host |= From.Host;
     Into.HostWrite |= From.HostWrite;
     Into.Escapes |= From.Escapes;
+    Into.Kept |= From.Kept;
     Into.CrossesToDevice |= From.CrossesToDevice;
     Into.Params.append(From.Params.begin(), From.Params.end());
     Into.ParamFields.append(From.ParamFields.begin(), From.ParamFields.end());
@@ -248,10 +254,10 @@ private:
       Classes[N].Params.push_back(Param);
     else if (const auto *Var = dyn_cast<VarDecl>(D)) {
       Classes[N].Host = isBuiltByHost(*Var);
-      Classes[N].Escapes = Var->hasGlobalStorage();
+      Classes[N].Escapes = Classes[N].Kept = Var->hasGlobalStorage();
     } else if (const auto *Field = dyn_cast<FieldDecl>(D)) {
       Classes[N].Host = Whole.IsHostBuiltField && Whole.IsHostBuiltField(*Field);
-      Classes[N].Escapes = true;
+      Classes[N].Escapes = Classes[N].Kept = true;
     }
     return N;
   }
@@ -356,6 +362,7 @@ private:
         const Facts &Class = factsOf(nodeOf(Param));
         Need = Class.Device      ? ParameterNeed::Device
                : Class.HostWrite ? ParameterNeed::HostWrite
+               : Class.Kept      ? ParameterNeed::Kept
                                  : ParameterNeed::None;
       }
       Summary.Parameters.push_back(Need);
@@ -771,6 +778,8 @@ private:
         unite(deviceNode(), Arg);
       else if (Need == ParameterNeed::HostWrite && Arg != NoNode)
         factsOf(Arg).HostWrite = true;
+      else if (Need == ParameterNeed::Kept && Arg != NoNode)
+        factsOf(Arg).Escapes = factsOf(Arg).Kept = true; // `a.set_position(p)`: a member holds it
       if (I >= Shift)
         Args.push_back(Arg);
     }
@@ -864,7 +873,7 @@ std::optional<PlacementSummary> PlacementSummary::fromJSON(const llvm::json::Val
   Summary.TensorWork = *TensorWork;
   for (const llvm::json::Value &Need : *Needs) {
     std::optional<int64_t> N = Need.getAsInteger();
-    if (!N || *N < 0 || *N > static_cast<int64_t>(ParameterNeed::HostWrite))
+    if (!N || *N < 0 || *N > static_cast<int64_t>(ParameterNeed::Kept))
       return std::nullopt;
     Summary.Parameters.push_back(static_cast<ParameterNeed>(*N));
   }

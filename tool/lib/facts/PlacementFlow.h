@@ -45,6 +45,8 @@ enum class ParameterNeed {
   None,      ///< nothing of its own: it follows the caller's tensor
   Device,    ///< its code hands it to a module, or combines it with the device's
   HostWrite, ///< its host code writes the tensor's memory
+  Kept,      ///< kept beyond the call, in a member or a global (a setter): its
+             ///< tensor is needed wherever that member is
 };
 
 /// What a function returns.
@@ -78,7 +80,8 @@ struct Placement {
   enum Kind {
     Free,      ///< nothing needs it anywhere in particular (the program's device, by default)
     Device,    ///< its class meets a module
-    Host,      ///< host code writes it, and nothing needs it on the device
+    Host,      ///< host code writes it, and nothing needs it on the device; or
+               ///< per-sample code makes it (moved with its batch)
     Parameter, ///< where the function's tensor parameter `Param` is (`Param.device()`),
                ///< or its tensor member `Field` (`Param.Field.device()`: `view.pose`)
   } Where = Free;
@@ -97,6 +100,11 @@ public:
     /// True for a member of the program's classes that host code builds,
     /// in whatever files (ProgramSummary::isHostBuiltField(); may be null).
     std::function<bool(const clang::FieldDecl &)> IsHostBuiltField;
+    /// True for an expression in code a data loader runs per sample (a
+    /// dataset's get(), what only such code calls: PerSampleCode.h): host
+    /// code by choice, whose samples are moved as one batch where the loop
+    /// receives them (may be null; asked only after construction).
+    std::function<bool(const clang::Expr &)> IsPerSampleCode;
   };
 
   /// Analyses the functions of `Decls` (the migrated files' top-level

@@ -15,7 +15,7 @@ namespace to_device_migrate {
 namespace {
 
 /// Bumped when what a summary holds changes meaning.
-constexpr llvm::StringLiteral SummaryFormat = "4";
+constexpr llvm::StringLiteral SummaryFormat = "5";
 
 std::string hex(llvm::MD5 &Hash) {
   llvm::MD5::MD5Result Digest;

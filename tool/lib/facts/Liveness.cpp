@@ -1,0 +1,159 @@
+#include "facts/Liveness.h"
+
+#include "clang/Analysis/Analyses/LiveVariables.h"
+#include "clang/Analysis/AnalysisDeclContext.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace clang;
+
+namespace to_device_migrate {
+namespace {
+
+/// True if `Inner` lies within `Outer`, as the file is written (macros at
+/// their expansions).
+bool containsRange(const SourceManager &SM, SourceRange Outer, SourceRange Inner) {
+  if (Inner.isInvalid() || Outer.isInvalid())
+    return false;
+  auto At = [&SM](SourceLocation Loc) { return SM.getExpansionLoc(Loc); };
+  return !SM.isBeforeInTranslationUnit(At(Inner.getBegin()), At(Outer.getBegin())) &&
+         !SM.isBeforeInTranslationUnit(At(Outer.getEnd()), At(Inner.getEnd()));
+}
+
+/// The CFG of `Var`'s function, every expression its own element.
+std::unique_ptr<AnalysisDeclContext> contextOf(const VarDecl &Var) {
+  const auto *Function = dyn_cast_or_null<Decl>(Var.getParentFunctionOrMethod());
+  if (!Function || !Function->getBody())
+    return nullptr;
+  auto Context = std::make_unique<AnalysisDeclContext>(/*Mgr=*/nullptr, Function);
+  Context->getCFGBuildOptions().setAllAlwaysAdd();
+  return Context->getCFG() ? std::move(Context) : nullptr;
+}
+
+/// The value an element gives `Var`: `Var = value`, or its declaration's
+/// initialiser (null when it has none). `Found` says whether it is one.
+const Expr *definitionOf(const Stmt &Element, const VarDecl &Var, bool &Found) {
+  Found = false;
+  if (const auto *Declaration = dyn_cast<DeclStmt>(&Element)) {
+    for (const Decl *D : Declaration->decls())
+      if (D == &Var) {
+        Found = true;
+        return Var.getInit();
+      }
+    return nullptr;
+  }
+  const Expr *Target = nullptr, *Value = nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Element);
+      Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+    Target = Op->getArg(0);
+    Value = Op->getArg(1);
+  } else if (const auto *Assign = dyn_cast<BinaryOperator>(&Element); Assign && Assign->getOpcode() == BO_Assign) {
+    Target = Assign->getLHS();
+    Value = Assign->getRHS();
+  }
+  const auto *Ref = Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr;
+  Found = Ref && Ref->getDecl() == &Var;
+  return Found ? Value : nullptr;
+}
+
+/// The liveness after the last CFG element of `Statement`: observed in
+/// reverse order within each block, so the first element met that lies in
+/// the statement is its last.
+class AfterStatement : public LiveVariables::Observer {
+public:
+  AfterStatement(const SourceManager &SM, const Stmt &Statement, const VarDecl &Var)
+      : SM(SM), Range(Statement.getSourceRange()), Var(Var) {}
+
+  void observeStmt(const Stmt *S, const CFGBlock *Block, const LiveVariables::LivenessValues &Values) override {
+    if (!S || !contains(S->getSourceRange()))
+      return;
+    if (!LastBlock) {
+      LastBlock = Block;
+      Live = Values.isLive(&Var);
+    } else if (Block != LastBlock) {
+      SpansBlocks = true;
+    }
+  }
+
+  std::optional<bool> result() const {
+    if (!LastBlock || SpansBlocks)
+      return std::nullopt;
+    return Live;
+  }
+
+private:
+  bool contains(SourceRange Inner) const { return containsRange(SM, Range, Inner); }
+
+  const SourceManager &SM;
+  SourceRange Range;
+  const VarDecl &Var;
+  const CFGBlock *LastBlock = nullptr;
+  bool SpansBlocks = false;
+  bool Live = false;
+};
+
+} // namespace
+
+std::optional<bool> isLiveAfter(ASTContext &Ast, const Stmt &Statement, const VarDecl &Var) {
+  std::unique_ptr<AnalysisDeclContext> Context = contextOf(Var);
+  if (!Context)
+    return std::nullopt;
+  std::unique_ptr<LiveVariables> Liveness = LiveVariables::computeLiveness(*Context, /*killAtAssign=*/true);
+  if (!Liveness)
+    return std::nullopt;
+  AfterStatement Observer(Ast.getSourceManager(), Statement, Var);
+  Liveness->runOnAllBlocks(Observer);
+  return Observer.result();
+}
+
+std::optional<llvm::SmallVector<const Expr *, 2>>
+valuesReaching(ASTContext &Ast, const Stmt &Statement, const VarDecl &Var) {
+  std::unique_ptr<AnalysisDeclContext> Context = contextOf(Var);
+  if (!Context)
+    return std::nullopt;
+  const SourceManager &SM = Ast.getSourceManager();
+  // Where the statement starts: its first element, in the CFG's order.
+  const CFGBlock *Start = nullptr;
+  unsigned StartIndex = 0;
+  for (const CFGBlock *Block : *Context->getCFG()) {
+    for (unsigned I = 0; I < Block->size() && !Start; ++I)
+      if (auto Element = (*Block)[I].getAs<CFGStmt>();
+          Element && containsRange(SM, Statement.getSourceRange(), Element->getStmt()->getSourceRange())) {
+        Start = Block;
+        StartIndex = I;
+      }
+    if (Start)
+      break;
+  }
+  if (!Start)
+    return std::nullopt;
+  // Backwards along every path, to the nearest definition of each.
+  llvm::SmallVector<const Expr *, 2> Values;
+  llvm::DenseSet<const CFGBlock *> Seen;
+  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 8> Work{{Start, StartIndex}};
+  while (!Work.empty()) {
+    auto [Block, End] = Work.pop_back_val();
+    bool Defined = false;
+    for (unsigned I = End; I > 0 && !Defined; --I)
+      if (auto Element = (*Block)[I - 1].getAs<CFGStmt>()) {
+        const Expr *Value = definitionOf(*Element->getStmt(), Var, Defined);
+        if (Defined && !llvm::is_contained(Values, Value))
+          Values.push_back(Value);
+      }
+    if (Defined)
+      continue;
+    if (Block->pred_empty()) { // the function's entry: the value it was given
+      if (!llvm::is_contained(Values, nullptr))
+        Values.push_back(nullptr);
+      continue;
+    }
+    for (const CFGBlock *Pred : Block->preds())
+      if (Pred && Seen.insert(Pred).second)
+        Work.push_back({Pred, static_cast<unsigned>(Pred->size())});
+  }
+  return Values;
+}
+
+} // namespace to_device_migrate

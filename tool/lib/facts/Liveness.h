@@ -1,0 +1,32 @@
+// What a local holds around a statement, from the CFG of its function rather
+// than from where its uses are written: "is it read afterwards?" (Clang's
+// LiveVariables: a use earlier in a loop's body reads a later write only when
+// the variable outlives the turn, and an assignment in between kills it), and
+// "which values can it hold here?" (the definitions reaching the statement,
+// found backwards along every path).
+#pragma once
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace to_device_migrate {
+
+/// Whether `Var`, a local of the function whose body holds `Statement` (a
+/// statement of a block), may be read after `Statement` runs: on any path,
+/// on a loop's next turn included. None when the CFG cannot say (no CFG,
+/// or the statement's code spans several blocks): callers assume it is.
+std::optional<bool> isLiveAfter(clang::ASTContext &Ast, const clang::Stmt &Statement,
+                                const clang::VarDecl &Var);
+
+/// The values `Var` may hold when `Statement` starts: its initialiser and the
+/// values assigned to it (`Var = value`) that reach it along some path, with
+/// null for the value it enters the function with (a parameter, a local
+/// declared without an initialiser). None when the CFG cannot say.
+std::optional<llvm::SmallVector<const clang::Expr *, 2>>
+valuesReaching(clang::ASTContext &Ast, const clang::Stmt &Statement, const clang::VarDecl &Var);
+
+} // namespace to_device_migrate
