@@ -81,13 +81,17 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder *Finder) {
   // Rows copied from host data one by one and joined: the joined batch is
   // moved, once (HostWrites.h, isGatheredHostRows).
   const std::vector<std::string> Joins = functionsWithEffect({TensorEffect::Join});
+  // The rows as written, or through an explicit list type
+  // (`torch::stack(torch::TensorList(rows))`).
+  auto Rows = anyOf(ignoringImplicit(declRefExpr(to(varDecl().bind("rows")))),
+                    hasDescendant(declRefExpr(to(varDecl().bind("rows")))));
   auto Join =
       traverse(TK_IgnoreUnlessSpelledInSource,
                callExpr(callee(functionDecl(
                             hasAnyName(std::vector<StringRef>(Joins.begin(), Joins.end())))),
                         isExpansionInFile(Ctx.file()), unless(isInTemplateInstantiation()),
                         unless(MovedToDevice),
-                        hasArgument(0, ignoringImplicit(declRefExpr(to(varDecl().bind("rows"))))))
+                        hasArgument(0, Rows))
                    .bind("call"));
   auto JoinedCopy = clang::transformer::run(
       [this, DeviceCopy](const MatchFinder::MatchResult &Result) -> Expected<std::string> {

@@ -271,32 +271,6 @@ void TensorFactoryRule::registerMatchers(MatchFinder *Finder) {
       this);
 }
 
-bool TensorFactoryRule::buildsHostBuiltField(const CallExpr &Factory) {
-  const FieldDecl *Field = initializedField(Ctx.ast(), Factory);
-  return Field && Ctx.facts().isHostBuiltField(*Field);
-}
-
-const char *TensorFactoryRule::hostReason(const CallExpr &Call) {
-  ASTContext &Ast = Ctx.ast();
-  if (Ctx.isPerSampleCode(Call))
-    return "per-sample code";
-  if (buildsHostBuiltTensor(Ast, Call))
-    return "a host-built local";
-  if (buildsHostBuiltField(Call))
-    return "a host-built member";
-  if (gatheredInto(Ast, Call))
-    return "gathered host rows";
-  if (waitsForPerSampleCode(Ast, Call))
-    return "handed to per-sample code";
-  if (feedsHostBuiltTensor(Ast, Call))
-    return "written into a host-built tensor";
-  if (isOnlyHandedAsHostData(Ast, Call, [this](const HandedTo &To) {
-        return Ctx.facts().receivesHostData(*To.Callee, To.Index);
-      }))
-    return "handed as host data";
-  return nullptr;
-}
-
 void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const bool Instantiated = Call == nullptr;
@@ -306,16 +280,23 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = Ctx.sources();
   if (!Callee || !Ctx.isExpansionInFile(Call->getBeginLoc()))
     return;
-  const char *HostReason = hostReason(*Call);
-  const bool StaysOnHost = HostReason != nullptr;
   if (Ctx.options().ExplainPlacement && !Instantiated)
-    explain(*Call, HostReason);
-  // What host code writes the tensor with (its indices, its values) is where
-  // that tensor is (PlacementFlow.h).
-  if (Ctx.facts().placement().of(*Call).Where == Placement::Host)
+    explain(*Call);
+  // Host code builds it (writes its memory or elements, fills it in a loop,
+  // gathers it into rows), or per-sample code makes it: it stays on the CPU,
+  // and is moved once where device code takes it (PlacementFlow.h). The
+  // analysis' classes do not follow the order of statements yet: in a file
+  // migrated already, a local written through its memory and then moved
+  // (`t = t.div(255).to(device)`) is one class with the device, so the
+  // local's own writes decide for it (the second pass changes nothing).
+  // So do the program's own functions' host data (ParseFacts::receivesHostData),
+  // which the analysis' summaries do not say yet.
+  if (Ctx.facts().placement().of(*Call).Where == Placement::Host ||
+      buildsHostBuiltTensor(Ctx.ast(), *Call) ||
+      isOnlyHandedAsHostData(Ctx.ast(), *Call, [this](const HandedTo &To) {
+        return Ctx.facts().receivesHostData(*To.Callee, To.Index);
+      }))
     return;
-  if (StaysOnHost)
-    return; // stays on the CPU for host code; moved once joined or transformed
   int OptionsIndex = optionsParameterIndex(*Callee);
   if (OptionsIndex < 0) {
     // `tensor(1)` under `using namespace torch;` is `at::tensor(int64_t)`.
@@ -351,16 +332,14 @@ std::string TensorFactoryRule::deviceFor(const CallExpr &Call, bool Instantiated
   return Ctx.device().at(Call);
 }
 
-void TensorFactoryRule::explain(const CallExpr &Call, const char *HostReason) {
+void TensorFactoryRule::explain(const CallExpr &Call) {
   const Placement Analysed = Ctx.facts().placement().of(Call);
   std::string Where = Analysed.Where == Placement::Device ? "device"
                       : Analysed.Where == Placement::Host ? "host"
                       : Analysed.Where == Placement::Parameter
                           ? "where parameter '" + spelledParameter(Analysed) + "' is"
                           : "free";
-  diag(Call.getBeginLoc(), "placement: analysis " + Where + ", rules " +
-                               (HostReason ? std::string("host (") + HostReason + ")" : "device"),
-       DiagnosticIDs::Note);
+  diag(Call.getBeginLoc(), "placement: " + Where, DiagnosticIDs::Note);
 }
 
 void TensorFactoryRule::addOptions(const CallExpr &Call, const FunctionDecl &Factory,

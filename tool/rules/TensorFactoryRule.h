@@ -29,15 +29,8 @@ private:
   /// placement analysis follows one, else the program's; "" when the
   /// registry moves it instead (--mode=registry).
   std::string deviceFor(const clang::CallExpr &Call, bool Instantiated);
-  /// Why the rules keep `Call`'s tensor on the host (per-sample code, a
-  /// host-built local, ...), or null when they place it on the device.
-  const char *hostReason(const clang::CallExpr &Call);
-  /// Notes where the placement analysis puts `Call` beside the rules' decision
-  /// and its reason (--explain-placement).
-  void explain(const clang::CallExpr &Call, const char *HostReason);
-  /// Does `Factory` build a tensor member that host code fills
-  /// (ParseFacts::isHostBuiltField())? It stays on the CPU (host-built-tensor).
-  bool buildsHostBuiltField(const clang::CallExpr &Factory);
+  /// Notes where the placement analysis puts `Call` (--explain-placement).
+  void explain(const clang::CallExpr &Call);
   /// `torch::ones({2})` -> `torch::ones({2}, torch::device(d))`.
   /// Appends `torch::device(d)` as the argument `OptionsIndex` of `Factory`
   /// (the callee, or the overload beside it that takes options).

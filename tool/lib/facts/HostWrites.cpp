@@ -684,20 +684,6 @@ bool isReturned(ASTContext &Ast, const Expr &Use) {
 
 } // namespace
 
-bool isOnlyUsedOnHost(ASTContext &Ast, const Expr &Made) {
-  // A returned tensor is not: the caller may hand it on, through more returns
-  // and tuples, to the model (`vectorToTensor` -> `processArray` -> `step`).
-  auto NeedsDevice = [&](const Expr &Use) {
-    return isDeviceUse(Ast, Use) || isReturned(Ast, Use);
-  };
-  const Expr &Chain = endOfChain(Ast, Made);
-  if (const VarDecl *Var = initializedVariable(Ast, Chain))
-    return isTensorType(Var->getType()) && !anyUseIn(bodyOf(*Var), *Var, [&](const DeclRefExpr &Ref) {
-      return NeedsDevice(outermostView(Ast, Ref, *Var));
-    });
-  return !NeedsDevice(Made);
-}
-
 bool feedsHostBuiltTensor(ASTContext &Ast, const Expr &Value) {
   const Expr *Written = &endOfChain(Ast, Value);
   const Stmt *User = userOf(Ast, *Written);
@@ -836,33 +822,6 @@ void forEachTensorFieldWrite(ASTContext &Ast, const FunctionDecl &F,
     else if (isDeviceModification(Ast, *Member, Field))
       Visit(Field, FieldWrite::OtherValue);
   }
-}
-
-const FieldDecl *initializedField(ASTContext &Ast, const Expr &Factory) {
-  auto [Parents, Whole] = parentsPastConversions(Ast, Factory);
-  if (Parents.empty())
-    return nullptr;
-  // A member initialiser's parent is its constructor (the parent map has no
-  // CXXCtorInitializer nodes).
-  if (const auto *Ctor = Parents[0].get<CXXConstructorDecl>()) {
-    for (const CXXCtorInitializer *Init : Ctor->inits())
-      if (Init->getInit() == Whole)
-        return isProgramTensorField(Init->getMember()) ? Init->getMember() : nullptr;
-    return nullptr;
-  }
-  // An in-class initialiser: its parents are its field and each
-  // constructor's use of it (a CXXDefaultInitExpr).
-  for (const DynTypedNode &Parent : Parents)
-    if (const auto *Field = Parent.get<FieldDecl>())
-      return isProgramTensorField(Field) ? Field : nullptr;
-  const auto *Assign = Parents[0].get<CXXOperatorCallExpr>();
-  if (!Assign || Assign->getOperator() != OO_Equal || Assign->getNumArgs() != 2 ||
-      Assign->getArg(1) != Whole)
-    return nullptr;
-  const auto *Member = dyn_cast<MemberExpr>(Assign->getArg(0)->IgnoreImplicit());
-  return Member && isProgramTensorField(Member->getMemberDecl())
-             ? cast<FieldDecl>(Member->getMemberDecl())
-             : nullptr;
 }
 
 namespace {

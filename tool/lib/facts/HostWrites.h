@@ -83,15 +83,6 @@ void forEachTensorFieldWrite(clang::ASTContext &Ast, const clang::FunctionDecl &
                              llvm::function_ref<void(const clang::FieldDecl &, FieldWrite)> Visit);
 /// What giving a member `Value` (an initialiser, an assigned value) is.
 FieldWrite valueWrite(const clang::Expr &Value);
-/// The tensor member of the program's classes `Factory` initialises or is
-/// assigned to (`inputs(torch::zeros(..))`, `inputs = torch::zeros(..)`), or null.
-const clang::FieldDecl *initializedField(clang::ASTContext &Ast, const clang::Expr &Factory);
-
-/// True if the tensor `Made` (from host data, or a factory) is only read on the
-/// host, as is or through the local variable it initialises: a few floats
-/// wrapped with from_blob for `argmax().item<int>()`. It stays there.
-bool isOnlyUsedOnHost(clang::ASTContext &Ast, const clang::Expr &Made);
-
 /// True if `Value` (a tensor made from host data, or by a factory) is written
 /// into a host-built tensor (`matrix[i] = torch::from_blob(row, {d})`,
 /// `t.copy_(...)`): it stays on the host with it.

@@ -190,7 +190,7 @@ public:
   bool HandleTopLevelDecl(clang::DeclGroupRef Group) override {
     for (clang::Decl *D : Group) {
       const clang::SourceManager &SM = D->getASTContext().getSourceManager();
-      if (isRewritten(SM, SM.getFileID(SM.getExpansionLoc(D->getLocation()))))
+      if (rewritten(SM, SM.getFileID(SM.getExpansionLoc(D->getLocation()))))
         Decls.push_back(D);
     }
     if (Sema)
@@ -210,27 +210,26 @@ private:
   bool isEdited(clang::SourceLocation Point) {
     const clang::SourceManager &SM = Sema->getSourceManager();
     const clang::SourceLocation Loc = SM.getExpansionLoc(Point);
-    const clang::FileID File = SM.getFileID(Loc);
-    if (!isRewritten(SM, File))
-      return false;
-    auto Changed = Files.find(normalisedPath(compat::fileName(SM, File), Directory));
-    return Changed != Files.end() && Changed->second.isInserted(SM.getFileOffset(Loc));
+    const Rewritten *Changed = rewritten(SM, SM.getFileID(Loc));
+    return Changed && Changed->isInserted(SM.getFileOffset(Loc));
   }
 
-  bool isRewritten(const clang::SourceManager &SM, clang::FileID File) {
+  /// The rewritten file `File` is, or null: looked up once per file.
+  const Rewritten *rewritten(const clang::SourceManager &SM, clang::FileID File) {
     if (File.isInvalid()) // an implicit declaration; FileID() is DenseMap's empty key
-      return false;
-    auto [Known, New] = IsRewritten.try_emplace(File, false);
+      return nullptr;
+    auto [Known, New] = RewrittenFiles.try_emplace(File, nullptr);
     if (New) {
       const std::string Name = compat::fileName(SM, File);
-      Known->second = !Name.empty() && Files.count(normalisedPath(Name, Directory));
+      auto Found = Name.empty() ? Files.end() : Files.find(normalisedPath(Name, Directory));
+      Known->second = Found == Files.end() ? nullptr : &Found->second;
     }
     return Known->second;
   }
 
   const std::map<std::string, Rewritten> &Files;
   llvm::StringRef Directory;
-  llvm::DenseMap<clang::FileID, bool> IsRewritten; ///< by file, as first asked
+  llvm::DenseMap<clang::FileID, const Rewritten *> RewrittenFiles; ///< by file, as first asked
   std::vector<clang::Decl *> Decls;
   clang::ast_matchers::MatchFinder Finder;
   clang::Sema *Sema = nullptr;
