@@ -650,11 +650,12 @@ bool isDeadAfterHostWrite(ASTContext &Ast, const Stmt &Statement, const VarDecl 
     return false;
   // Read after the write, on any path (a loop's next turn too, when the
   // tensor outlives the turn): the write must reach it.
-  if (isLiveAfter(Ast, Statement, Tensor).value_or(true))
+  const LocalFlow Flow(Tensor);
+  if (Flow.isLiveAfter(Statement).value_or(true))
     return false;
   // Its memory is its own whatever path led here: no value it may hold
   // shares another tensor's (a view, a name, the caller's argument).
-  const auto Values = valuesReaching(Ast, Statement, Tensor);
+  const auto Values = Flow.valuesReaching(Statement);
   return Values && !Values->empty() && llvm::all_of(*Values, [&](const Expr *Value) {
            return Value && holdsItsOwnMemory(*Value, Tensor);
          });

@@ -22,16 +22,6 @@ bool containsRange(const SourceManager &SM, SourceRange Outer, SourceRange Inner
          !SM.isBeforeInTranslationUnit(At(Outer.getEnd()), At(Inner.getEnd()));
 }
 
-/// The CFG of `Var`'s function, every expression its own element.
-std::unique_ptr<AnalysisDeclContext> contextOf(const VarDecl &Var) {
-  const auto *Function = dyn_cast_or_null<Decl>(Var.getParentFunctionOrMethod());
-  if (!Function || !Function->getBody())
-    return nullptr;
-  auto Context = std::make_unique<AnalysisDeclContext>(/*Mgr=*/nullptr, Function);
-  Context->getCFGBuildOptions().setAllAlwaysAdd();
-  return Context->getCFG() ? std::move(Context) : nullptr;
-}
-
 /// The value an element gives `Var`: `Var = value`, or its declaration's
 /// initialiser (null when it has none). `Found` says whether it is one.
 const Expr *definitionOf(const Stmt &Element, const VarDecl &Var, bool &Found) {
@@ -96,24 +86,35 @@ private:
 
 } // namespace
 
-std::optional<bool> isLiveAfter(ASTContext &Ast, const Stmt &Statement, const VarDecl &Var) {
-  std::unique_ptr<AnalysisDeclContext> Context = contextOf(Var);
+LocalFlow::LocalFlow(const VarDecl &Var) : Var(Var) {
+  const auto *Function = dyn_cast_or_null<Decl>(Var.getParentFunctionOrMethod());
+  if (!Function || !Function->getBody())
+    return;
+  Context = std::make_unique<AnalysisDeclContext>(/*Mgr=*/nullptr, Function);
+  // Every expression its own element: a read is a DeclRefExpr the transfer
+  // functions must see.
+  Context->getCFGBuildOptions().setAllAlwaysAdd();
+  if (!Context->getCFG())
+    Context.reset();
+}
+
+LocalFlow::~LocalFlow() = default;
+
+std::optional<bool> LocalFlow::isLiveAfter(const Stmt &Statement) const {
   if (!Context)
     return std::nullopt;
   std::unique_ptr<LiveVariables> Liveness = LiveVariables::computeLiveness(*Context, /*killAtAssign=*/true);
   if (!Liveness)
     return std::nullopt;
-  AfterStatement Observer(Ast.getSourceManager(), Statement, Var);
+  AfterStatement Observer(Var.getASTContext().getSourceManager(), Statement, Var);
   Liveness->runOnAllBlocks(Observer);
   return Observer.result();
 }
 
-std::optional<llvm::SmallVector<const Expr *, 2>>
-valuesReaching(ASTContext &Ast, const Stmt &Statement, const VarDecl &Var) {
-  std::unique_ptr<AnalysisDeclContext> Context = contextOf(Var);
+std::optional<llvm::SmallVector<const Expr *, 2>> LocalFlow::valuesReaching(const Stmt &Statement) const {
   if (!Context)
     return std::nullopt;
-  const SourceManager &SM = Ast.getSourceManager();
+  const SourceManager &SM = Var.getASTContext().getSourceManager();
   // Where the statement starts: its first element, in the CFG's order.
   const CFGBlock *Start = nullptr;
   unsigned StartIndex = 0;

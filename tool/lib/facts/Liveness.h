@@ -11,22 +11,39 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <memory>
 #include <optional>
+
+namespace clang {
+class AnalysisDeclContext;
+}
 
 namespace to_device_migrate {
 
-/// Whether `Var`, a local of the function whose body holds `Statement` (a
-/// statement of a block), may be read after `Statement` runs: on any path,
-/// on a loop's next turn included. None when the CFG cannot say (no CFG,
-/// or the statement's code spans several blocks): callers assume it is.
-std::optional<bool> isLiveAfter(clang::ASTContext &Ast, const clang::Stmt &Statement,
-                                const clang::VarDecl &Var);
+/// The CFG of one local's function (every expression its own element),
+/// built once and asked both questions.
+class LocalFlow {
+public:
+  explicit LocalFlow(const clang::VarDecl &Var);
+  ~LocalFlow();
+  LocalFlow(const LocalFlow &) = delete;
+  LocalFlow &operator=(const LocalFlow &) = delete;
 
-/// The values `Var` may hold when `Statement` starts: its initialiser and the
-/// values assigned to it (`Var = value`) that reach it along some path, with
-/// null for the value it enters the function with (a parameter, a local
-/// declared without an initialiser). None when the CFG cannot say.
-std::optional<llvm::SmallVector<const clang::Expr *, 2>>
-valuesReaching(clang::ASTContext &Ast, const clang::Stmt &Statement, const clang::VarDecl &Var);
+  /// Whether the local may be read after `Statement` (a statement of a
+  /// block of its function) runs: on any path, on a loop's next turn
+  /// included. None when the CFG cannot say (no CFG, or the statement's code
+  /// spans several blocks): callers assume it is.
+  std::optional<bool> isLiveAfter(const clang::Stmt &Statement) const;
+
+  /// The values the local may hold when `Statement` starts: its initialiser
+  /// and the values assigned to it (`Var = value`) that reach it along some
+  /// path, with null for the value it enters the function with (a parameter,
+  /// a local declared without an initialiser). None when the CFG cannot say.
+  std::optional<llvm::SmallVector<const clang::Expr *, 2>> valuesReaching(const clang::Stmt &Statement) const;
+
+private:
+  const clang::VarDecl &Var;
+  std::unique_ptr<clang::AnalysisDeclContext> Context; ///< null when there is no CFG
+};
 
 } // namespace to_device_migrate
