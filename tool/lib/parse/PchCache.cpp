@@ -19,6 +19,8 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+
 using clang::tooling::CommandLineArguments;
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
@@ -215,11 +217,27 @@ bool PchCache::build(const CommandLineArguments &Flags, llvm::StringRef TorchHea
          fs::exists(Output);
 }
 
+namespace {
+/// True if the cached PCH `Path` exists; its modification time becomes now,
+/// the time of its last use that PchCache::prune() orders by.
+bool markUsed(const std::string &Path) {
+  int FD;
+  if (fs::openFileForWrite(Path, FD, fs::CD_OpenExisting, fs::OF_Append))
+    return fs::exists(Path); // read-only cache: used as it is, never pruned by us
+  (void)fs::setLastAccessAndModificationTime(
+      FD, std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now()));
+  fs::closeFile(FD);
+  return true;
+}
+} // namespace
+
 std::string PchCache::get(const CommandLineArguments &Flags, llvm::StringRef TorchHeader,
                           llvm::StringRef WorkingDirectory) {
   const std::string Path = pathFor(Flags, TorchHeader, WorkingDirectory);
-  if (fs::exists(Path))
+  if (markUsed(Path)) {
+    std::call_once(Pruned, [this] { prune(); });
     return Path;
+  }
   std::shared_ptr<std::mutex> Builder;
   {
     std::lock_guard<std::mutex> Guard(Lock);
@@ -252,7 +270,26 @@ std::string PchCache::get(const CommandLineArguments &Flags, llvm::StringRef Tor
     Failed[Path] = true;
     return std::string();
   }
+  std::call_once(Pruned, [this] { prune(); });
   return Path;
+}
+
+void PchCache::prune() const {
+  std::vector<std::pair<llvm::sys::TimePoint<>, std::string>> Cached;
+  std::error_code Error;
+  for (fs::directory_iterator It(Directory, Error), End; !Error && It != End; It.increment(Error)) {
+    llvm::StringRef Name = path::filename(It->path());
+    fs::file_status Status;
+    if (compat::startsWith(Name, "torch-") && compat::endsWith(Name, ".pch") && !fs::status(It->path(), Status))
+      Cached.emplace_back(Status.getLastModificationTime(), It->path());
+  }
+  if (Cached.size() <= Kept)
+    return;
+  llvm::sort(Cached, [](const auto &A, const auto &B) { return A.first > B.first; });
+  // A parse that already has its PCH open keeps reading it once removed; the
+  // ones removed here are the least recently used, not one a run just chose.
+  for (size_t I = Kept; I < Cached.size(); ++I)
+    fs::remove(Cached[I].second);
 }
 
 clang::tooling::ArgumentsAdjuster PchCache::adjuster(std::string WorkingDirectory) {

@@ -27,6 +27,10 @@ std::string torchHeaderOf(const clang::tooling::CommandLineArguments &Args,
 
 class PchCache {
 public:
+  /// How many PCHs the cache keeps (the most recently used): one project
+  /// needs one per set of flags, rarely more than two or three.
+  static constexpr unsigned Kept = 8;
+
   /// `Directory` holds the PCH files (created on demand).
   explicit PchCache(std::string Directory) : Directory(std::move(Directory)) {}
 
@@ -52,10 +56,18 @@ private:
   bool build(const clang::tooling::CommandLineArguments &Flags, llvm::StringRef TorchHeader,
              llvm::StringRef WorkingDirectory, llvm::StringRef Output);
   /// The PCH for these flags, built if needed; empty if it cannot be built.
+  /// A cached one is marked used (its time), so that prune() keeps it.
   std::string get(const clang::tooling::CommandLineArguments &Flags, llvm::StringRef TorchHeader,
                   llvm::StringRef WorkingDirectory);
 
+  /// Removes all but the `Kept` most recently used PCHs of the directory:
+  /// each is ~110 MB, and the key covers the flags, the working directory
+  /// and the versions, so a user who migrates many projects, or upgrades
+  /// LibTorch or the tool, would otherwise keep every one ever built.
+  void prune() const;
+
   std::string Directory;
+  std::once_flag Pruned; ///< once per run, when the first PCH is chosen
   std::mutex Lock; ///< guards Building and Failed
   llvm::StringMap<std::shared_ptr<std::mutex>> Building; ///< one builder per key
   llvm::StringMap<bool> Failed;
