@@ -47,9 +47,9 @@ std::string inputProblem(const std::string &File, const OutputOptions &Options) 
   auto Buffer = llvm::MemoryBuffer::getFile(File);
   if (!Buffer)
     return "cannot read '" + File + "': " + Buffer.getError().message();
+  // An empty file is a translation unit too (a placeholder a build compiles):
+  // like a file without LibTorch code, it comes out as it is.
   llvm::StringRef Text = (*Buffer)->getBuffer();
-  if (Text.empty())
-    return "'" + File + "' is empty: there is nothing to migrate";
   if (size_t Nul = Text.take_front(1 << 16).find('\0'); Nul != llvm::StringRef::npos)
     return "'" + File + "' is not a source file: it holds binary data (a NUL byte at offset " +
            std::to_string(Nul) + ")";
