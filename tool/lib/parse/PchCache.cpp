@@ -221,9 +221,14 @@ namespace {
 /// True if the cached PCH `Path` exists; its modification time becomes now,
 /// the time of its last use that PchCache::prune() orders by.
 bool markUsed(const std::string &Path) {
+  uint64_t Size = 0;
+  if (fs::file_size(Path, Size) || Size == 0)
+    return false; // none, or an empty one (a full disk): built again
   int FD;
-  if (fs::openFileForWrite(Path, FD, fs::CD_OpenExisting, fs::OF_Append))
-    return fs::exists(Path); // read-only cache: used as it is, never pruned by us
+  // CD_OpenExisting without OF_Append: never creates the file (a PCH another
+  // run just removed), never truncates it.
+  if (fs::openFileForWrite(Path, FD, fs::CD_OpenExisting, fs::OF_None))
+    return true; // a read-only cache: used as it is
   (void)fs::setLastAccessAndModificationTime(
       FD, std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now()));
   fs::closeFile(FD);
@@ -250,7 +255,7 @@ std::string PchCache::get(const CommandLineArguments &Flags, llvm::StringRef Tor
   }
   // Files with the same flags wait for one build rather than each making one.
   std::lock_guard<std::mutex> OneBuild(*Builder);
-  if (fs::exists(Path))
+  if (markUsed(Path))
     return Path;
   if (llvm::sys::Process::StandardErrIsDisplayed())
     llvm::errs() << "to-device-migrate: precompiling <torch/torch.h> for these flags, once, into "
@@ -286,10 +291,13 @@ void PchCache::prune() const {
   if (Cached.size() <= Kept)
     return;
   llvm::sort(Cached, [](const auto &A, const auto &B) { return A.first > B.first; });
-  // A parse that already has its PCH open keeps reading it once removed; the
-  // ones removed here are the least recently used, not one a run just chose.
+  // Never one used in the last hour: another run may have chosen it and not
+  // opened it yet, and a test suite's many flags would otherwise rebuild
+  // each other's. (A parse that has its PCH open keeps reading it anyway.)
+  const auto Recent = std::chrono::system_clock::now() - std::chrono::hours(1);
   for (size_t I = Kept; I < Cached.size(); ++I)
-    fs::remove(Cached[I].second);
+    if (Cached[I].first < Recent)
+      fs::remove(Cached[I].second);
 }
 
 clang::tooling::ArgumentsAdjuster PchCache::adjuster(std::string WorkingDirectory) {
