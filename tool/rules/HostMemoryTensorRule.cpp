@@ -26,8 +26,6 @@ const char *HostMemoryTensorRule::hostReason(const CallExpr &Call) {
     return "the analysis: stays on the host";
   if (gatheredInto(Ast, Call))
     return "gathered host rows";
-  if (waitsForPerSampleCode(Ast, Call))
-    return "handed to per-sample code";
   if (feedsHostBuiltTensor(Ast, Call))
     return "written into a host-built tensor";
   if (isOnlyHandedAsHostData(Ast, Call, [this](const HandedTo &To) {

@@ -375,7 +375,11 @@ void TensorFactoryRule::addDeviceToOptions(const CallExpr &Call, const Expr &Wri
                                            DeviceNamed Named, bool Instantiated) {
   if (Ctx.isInMacroBody(Written.getSourceRange()))
     return; // options a macro writes are the macro's (its other uses may want the CPU)
-  if (Named == DeviceNamed::Unknown) {
+  // Options from elsewhere (a member, a parameter) may name a device or not;
+  // a tensor the analysis finds meeting a module needs the device whatever
+  // they say (a solver's options kept in members, given to each factory).
+  if (Named == DeviceNamed::Unknown &&
+      Ctx.facts().placement().of(Call).Where != Placement::Device) {
     diag(Written.getBeginLoc(),
          "tensor options come from elsewhere; not rewritten (make sure they name the "
          "device)",

@@ -1,12 +1,13 @@
 #include "facts/HostWrites.h"
 #include "facts/Liveness.h"
-#include "facts/PerSampleCode.h"
 #include "facts/TorchOps.h"
 #include "facts/TorchTypes.h"
 #include "compat/LlvmCompat.h"
 
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <functional>
@@ -411,32 +412,6 @@ const VarDecl *gatheredInto(ASTContext &Ast, const Expr &Factory) {
 bool holdsHostData(const VarDecl &Var) {
   return Var.hasLocalStorage() && !isa<ParmVarDecl>(Var) && isTensorType(Var.getType()) &&
          Var.getInit() && isHostDataCopy(*Var.getInit());
-}
-
-namespace {
-
-/// The local variable (holdsHostData()) that the host-data copy `Copy`
-/// starts the initialiser of, or null.
-const VarDecl *heldHostData(ASTContext &Ast, const Expr &Copy) {
-  const VarDecl *Var = initializedVariable(Ast, endOfChain(Ast, Copy));
-  return Var && holdsHostData(*Var) ? Var : nullptr;
-}
-
-/// Is `Var` an argument of a call of per-sample code (a transform's or
-/// dataset's method: `Normalize<>(...)(image)`)?
-bool isHandedToPerSampleCode(ASTContext &Ast, const VarDecl &Var) {
-  return anyUseIn(bodyOf(Var), Var, [&](const DeclRefExpr &Ref) {
-    const auto *Call = dyn_cast_or_null<CallExpr>(userOf(Ast, Ref));
-    const auto *Method = Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
-    return Method && isPerSampleClass(Method->getParent());
-  });
-}
-
-} // namespace
-
-bool waitsForPerSampleCode(ASTContext &Ast, const Expr &Copy) {
-  const VarDecl *Held = heldHostData(Ast, Copy);
-  return Held && isHandedToPerSampleCode(Ast, *Held);
 }
 
 bool isWriteAccess(ASTContext &Ast, const CXXMemberCallExpr &Access) {
@@ -964,10 +939,40 @@ static bool isFilledInLoop(ASTContext &Ast, const VarDecl &Tensor) {
   });
 }
 
-bool isHostBuiltTensor(ASTContext &Ast, const VarDecl &Tensor) {
+namespace {
+
+/// The one value assigned to a local declared empty (`torch::Tensor z; ...
+/// z = torch::empty(...);`), null if it is declared with a value or assigned
+/// more than once.
+const Expr *onlyAssignedValue(ASTContext &Ast, const VarDecl &Tensor) {
+  const auto *Empty = dyn_cast_or_null<CXXConstructExpr>(Tensor.getInit());
+  const Stmt *Body = bodyOf(Tensor);
+  if (!Empty || Empty->getNumArgs() != 0 || !Body)
+    return nullptr;
+  using namespace clang::ast_matchers;
+  auto Assignments = match(
+      findAll(cxxOperatorCallExpr(hasOverloadedOperatorName("="),
+                                  hasArgument(0, ignoringParenImpCasts(declRefExpr(to(varDecl(equalsNode(&Tensor)))))),
+                                  hasArgument(1, expr().bind("value")))),
+      *Body, Ast);
+  return Assignments.size() == 1 ? Assignments[0].getNodeAs<Expr>("value") : nullptr;
+}
+
+} // namespace
+
+const Expr *madeBy(ASTContext &Ast, const VarDecl &Tensor) {
   if (!Tensor.hasLocalStorage() || !isTensorType(Tensor.getType()) || !Tensor.getInit())
+    return nullptr;
+  if (const Expr *Assigned = onlyAssignedValue(Ast, Tensor))
+    return Assigned;
+  return Tensor.getInit();
+}
+
+bool isHostBuiltTensor(ASTContext &Ast, const VarDecl &Tensor) {
+  const Expr *Made = madeBy(Ast, Tensor);
+  if (!Made)
     return false;
-  const auto *Init = dyn_cast<CallExpr>(ignoreConversions(Tensor.getInit())->IgnoreImplicit());
+  const auto *Init = dyn_cast<CallExpr>(ignoreConversions(Made)->IgnoreImplicit());
   // Host memory takes a write through data_ptr or an accessor: the tensor is
   // built on the host, and moved where the device computes with it, even when
   // later computed with others (`t = t.sub(mean)`). Elements written in a
@@ -988,6 +993,21 @@ const VarDecl *initializedVariable(ASTContext &Ast, const Expr &E) {
              : nullptr;
 }
 
+/// The local that `E` makes (madeBy()): the one it initialises, or the one
+/// declared empty that `E` is the only value assigned to.
+static const VarDecl *madeVariable(ASTContext &Ast, const Expr &E) {
+  if (const VarDecl *Var = initializedVariable(Ast, E))
+    return Var;
+  const DynTypedNodeList Parents = parentsPastConversions(Ast, E).first;
+  const auto *Assign = Parents.empty() ? nullptr : Parents[0].get<CXXOperatorCallExpr>();
+  if (!Assign || Assign->getOperator() != OO_Equal || Assign->getNumArgs() != 2)
+    return nullptr;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Assign->getArg(0)->IgnoreParenImpCasts());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  const Expr *Made = Var ? madeBy(Ast, *Var) : nullptr;
+  return Made && ignoreConversions(Made) == ignoreConversions(&E) ? Var : nullptr;
+}
+
 bool buildsHostBuiltTensor(ASTContext &Ast, const Expr &Factory) {
   // Up a chain of the factory's own methods with no other tensor
   // (`torch::zeros(...).to(torch::kByte)`) to the variable it initialises.
@@ -999,7 +1019,7 @@ bool buildsHostBuiltTensor(ASTContext &Ast, const Expr &Factory) {
       break;
     Made = Call;
   }
-  const VarDecl *Var = initializedVariable(Ast, *Made);
+  const VarDecl *Var = madeVariable(Ast, *Made);
   return Var && isHostBuiltTensor(Ast, *Var);
 }
 

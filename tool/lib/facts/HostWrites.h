@@ -105,8 +105,13 @@ bool isDeviceModification(clang::ASTContext &Ast, const clang::Expr &Ref,
 /// nor returned (the caller places what it receives).
 bool isDeviceUse(clang::ASTContext &Ast, const clang::Expr &Use);
 
-/// A local tensor the function builds itself (its initialiser is a LibTorch
-/// call: a factory, from_blob, clone) and then writes from host code —
+/// What makes the local tensor `Tensor`: its initialiser, or, when it is
+/// declared empty (`torch::Tensor z;`), the one value assigned to it; null
+/// for a local that is not a tensor.
+const clang::Expr *madeBy(clang::ASTContext &Ast, const clang::VarDecl &Tensor);
+
+/// A local tensor the function builds itself (what makes it, madeBy(), is a
+/// LibTorch call: a factory, from_blob, clone) and then writes from host code —
 /// through data_ptr or an accessor, or element by element (`t[i] = v`,
 /// `index_put_`) — and does not otherwise modify: it stays on the CPU, and is
 /// moved where device code uses it.
@@ -157,12 +162,6 @@ const clang::VarDecl *gatheredInto(clang::ASTContext &Ast, const clang::Expr &Fa
 /// A local tensor initialised with a copy of host data (`torch::from_blob(p,
 /// n).clone()`, `torch::tensor(values)`, reshaped on the host).
 bool holdsHostData(const clang::VarDecl &Var);
-
-/// True if the host-data copy `Copy` initialises a variable (holdsHostData())
-/// that is handed to per-sample code (a transform's or dataset's method:
-/// `Normalize<>(...)(image)`), which works on the CPU: the copy is not placed
-/// where it is built, and what that code returns is moved.
-bool waitsForPerSampleCode(clang::ASTContext &Ast, const clang::Expr &Copy);
 
 /// Host data handed to the program's own functions: a tensor the caller
 /// copies from host data (`torch::from_blob(v.data(), {4}).clone()`, a local

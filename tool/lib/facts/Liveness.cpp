@@ -157,4 +157,84 @@ std::optional<llvm::SmallVector<const Expr *, 2>> LocalFlow::valuesReaching(cons
   return Values;
 }
 
+namespace {
+/// The tracked local `Element` defines, and the definition: a declaration
+/// (the VarDecl) or an assignment to it (the operator call).
+std::pair<const VarDecl *, const void *> definedBy(const Stmt &Element,
+                                                   llvm::function_ref<bool(const VarDecl &)> Tracked) {
+  if (const auto *Declaration = dyn_cast<DeclStmt>(&Element)) {
+    // The CFG gives each declarator its own DeclStmt.
+    const auto *Var = Declaration->isSingleDecl() ? dyn_cast<VarDecl>(Declaration->getSingleDecl()) : nullptr;
+    return Var && Tracked(*Var) ? std::make_pair(Var, static_cast<const void *>(Var))
+                                : std::make_pair(nullptr, nullptr);
+  }
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Element);
+      Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()); Var && Tracked(*Var))
+        return {Var, Op};
+  return {nullptr, nullptr};
+}
+} // namespace
+
+ReachingDefinitions::ReachingDefinitions(const FunctionDecl &Function,
+                                         llvm::function_ref<bool(const VarDecl &)> Tracked) {
+  if (!Function.getBody())
+    return;
+  AnalysisDeclContext Context(/*Mgr=*/nullptr, &Function);
+  Context.getCFGBuildOptions().setAllAlwaysAdd();
+  const CFG *Graph = Context.getCFG();
+  if (!Graph)
+    return;
+  using State = llvm::DenseMap<const VarDecl *, llvm::SmallVector<const void *, 2>>;
+  auto Transfer = [&](const CFGBlock &Block, State Now, bool Record) {
+    for (const CFGElement &Element : Block) {
+      auto Statement = Element.getAs<CFGStmt>();
+      if (!Statement)
+        continue;
+      const Stmt *S = Statement->getStmt();
+      if (auto [Var, Definition] = definedBy(*S, Tracked); Var)
+        Now[Var] = {Definition};
+      else if (const auto *Read = dyn_cast<DeclRefExpr>(S); Record && Read)
+        if (const auto *Var = dyn_cast<VarDecl>(Read->getDecl()); Var && Tracked(*Var))
+          AtRead[Read] = Now.lookup(Var);
+    }
+    return Now;
+  };
+  auto Merge = [](State &Into, const State &From) {
+    bool Changed = false;
+    for (const auto &[Var, Definitions] : From)
+      for (const void *Definition : Definitions)
+        if (!llvm::is_contained(Into[Var], Definition)) {
+          Into[Var].push_back(Definition);
+          Changed = true;
+        }
+    return Changed;
+  };
+  // Forward, to a fixed point: what reaches a block is what leaves its predecessors.
+  llvm::DenseMap<const CFGBlock *, State> Out;
+  llvm::SmallVector<const CFGBlock *, 16> Work(Graph->begin(), Graph->end());
+  llvm::DenseSet<const CFGBlock *> Queued(Graph->begin(), Graph->end());
+  auto In = [&](const CFGBlock &Block) {
+    State Entering;
+    for (const CFGBlock *Pred : Block.preds())
+      if (Pred)
+        if (auto Found = Out.find(Pred); Found != Out.end())
+          Merge(Entering, Found->second);
+    return Entering;
+  };
+  while (!Work.empty()) {
+    const CFGBlock *Block = Work.pop_back_val();
+    Queued.erase(Block);
+    State Leaving = Transfer(*Block, In(*Block), /*Record=*/false);
+    if (!Merge(Out[Block], Leaving)) // what leaves only grows: every block starts queued
+      continue;
+    for (const CFGBlock *Succ : Block->succs())
+      if (Succ && Queued.insert(Succ).second)
+        Work.push_back(Succ);
+  }
+  for (const CFGBlock *Block : *Graph)
+    Transfer(*Block, In(*Block), /*Record=*/true);
+}
+
 } // namespace to_device_migrate

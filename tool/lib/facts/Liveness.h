@@ -9,6 +9,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <memory>
@@ -44,6 +46,29 @@ public:
 private:
   const clang::VarDecl &Var;
   std::unique_ptr<clang::AnalysisDeclContext> Context; ///< null when there is no CFG
+};
+
+/// The definitions of a function's locals that reach each read of them:
+/// for a tracked local, its declaration (the VarDecl: its initialiser) or an
+/// assignment `Var = value` (the operator call); a forward dataflow over the
+/// CFG, every expression its own element. Reads of a local in one statement
+/// see what that statement's earlier parts left (`x = f(x)`: the old `x`).
+class ReachingDefinitions {
+public:
+  /// `Tracked` says which locals to follow. An empty result (no CFG) has no
+  /// reads: callers treat every read as reached by all definitions.
+  ReachingDefinitions(const clang::FunctionDecl &Function,
+                      llvm::function_ref<bool(const clang::VarDecl &)> Tracked);
+
+  /// The definitions reaching `Read` (a VarDecl or an assignment), or null
+  /// when the CFG has no such read (not evaluated, or in a lambda's body).
+  const llvm::SmallVector<const void *, 2> *at(const clang::DeclRefExpr &Read) const {
+    auto Found = AtRead.find(&Read);
+    return Found == AtRead.end() ? nullptr : &Found->second;
+  }
+
+private:
+  llvm::DenseMap<const clang::DeclRefExpr *, llvm::SmallVector<const void *, 2>> AtRead;
 };
 
 } // namespace to_device_migrate

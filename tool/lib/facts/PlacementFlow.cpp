@@ -1,5 +1,7 @@
 #include "facts/PlacementFlow.h"
 #include "facts/HostWrites.h"
+#include "facts/Liveness.h"
+#include "facts/PerSampleCode.h"
 #include "facts/ModuleConstruction.h"
 #include "facts/TorchOps.h"
 #include "facts/TorchTypes.h"
@@ -7,6 +9,8 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace clang;
@@ -288,9 +292,96 @@ private:
   /// tensor filled element by element. Computed once per variable.
   bool isBuiltByHost(const VarDecl &Var) {
     auto [Entry, New] = BuiltByHost.try_emplace(&Var, false);
+    // Only one made where it is declared: one declared empty and made later
+    // (madeBy()) has values before that the classes would join; the rules
+    // keep it on the host and move it where device code uses it.
     if (New && Var.hasLocalStorage() && !isa<ParmVarDecl>(Var))
-      Entry->second = isHostBuiltTensor(Ast, Var) || isGatheredHostRows(Ast, Var);
+      Entry->second = (isHostBuiltTensor(Ast, Var) && madeBy(Ast, Var) == Var.getInit()) ||
+                      isGatheredHostRows(Ast, Var);
     return Entry->second;
+  }
+
+  // --- A local's values, one node per definition ---
+  /// True if each value of the local `Var` is its own node: a tensor local
+  /// (not a reference, not a parameter, not one the host builds, which is
+  /// one tensor throughout) that no lambda captures and whose address is
+  /// not taken, so that its function's CFG sees every assignment. Its reads
+  /// are the definitions reaching them (`image = transform(image)`: the
+  /// image before and after are apart).
+  bool isFollowedByDefinition(const VarDecl &Var) {
+    if (!Var.hasLocalStorage() || isa<ParmVarDecl>(Var) || !isTensorType(Var.getType()) ||
+        Var.getType()->isReferenceType() || isBuiltByHost(Var))
+      return false;
+    const auto *Owner = dyn_cast_or_null<FunctionDecl>(Var.getParentFunctionOrMethod());
+    return Owner && !definitionsIn(*Owner).Unfollowed.count(&Var);
+  }
+
+  struct LocalDefinitions {
+    std::unique_ptr<ReachingDefinitions> Reaching;
+    llvm::DenseSet<const VarDecl *> Unfollowed; ///< captured by a lambda, or `&var` taken
+  };
+  /// The definitions of `F`'s locals, computed once for every round.
+  const LocalDefinitions &definitionsIn(const FunctionDecl &F) {
+    auto [Entry, New] = Definitions.try_emplace(&F);
+    if (!New)
+      return Entry->second;
+    using namespace clang::ast_matchers;
+    LocalDefinitions &Found = Entry->second;
+    if (!F.getBody()) {
+      Found.Reaching = std::make_unique<ReachingDefinitions>(F, [](const VarDecl &) { return false; });
+      return Found;
+    }
+    for (const BoundNodes &Nodes :
+         match(findAll(stmt(anyOf(lambdaExpr().bind("lambda"),
+                                  unaryOperator(hasOperatorName("&"),
+                                                hasUnaryOperand(ignoringParenImpCasts(
+                                                    declRefExpr(to(varDecl().bind("taken"))))))))),
+               *F.getBody(), Ast)) {
+      if (const auto *Lambda = Nodes.getNodeAs<LambdaExpr>("lambda")) {
+        for (const LambdaCapture &Capture : Lambda->captures()) // `[&]`'s too
+          if (Capture.capturesVariable())
+            if (const auto *Var = dyn_cast<VarDecl>(Capture.getCapturedVar()))
+              Found.Unfollowed.insert(Var);
+      }
+      if (const auto *Var = Nodes.getNodeAs<VarDecl>("taken"))
+        Found.Unfollowed.insert(Var);
+    }
+    Found.Reaching = std::make_unique<ReachingDefinitions>(F, [&](const VarDecl &Var) {
+      return Var.hasLocalStorage() && !isa<ParmVarDecl>(Var) && isTensorType(Var.getType()) &&
+             !Var.getType()->isReferenceType() && !Found.Unfollowed.count(&Var);
+    });
+    return Found;
+  }
+
+  /// The node of the value `Assignment` gives `Var`.
+  unsigned definitionNode(const Expr &Assignment, const VarDecl &Var) {
+    auto [Entry, New] = DefinitionNodes.try_emplace(&Assignment, 0);
+    if (New) {
+      Entry->second = fresh();
+      VarDefinitions[&Var].push_back(Entry->second);
+      if (ReadByAll.count(&Var))
+        unite(nodeOf(&Var), Entry->second);
+    }
+    return Entry->second;
+  }
+
+  /// The values `Read` may see: the definitions reaching it; all of the
+  /// local's when the CFG does not say (then so do those made later).
+  unsigned reached(const DeclRefExpr &Read, const VarDecl &Var) {
+    const auto *Owner = cast<FunctionDecl>(Var.getParentFunctionOrMethod());
+    const auto *Definitions = definitionsIn(*Owner).Reaching->at(Read);
+    if (!Definitions || Definitions->empty()) {
+      ReadByAll.insert(&Var);
+      unsigned All = nodeOf(&Var);
+      for (unsigned Definition : VarDefinitions[&Var])
+        All = unite(All, Definition);
+      return All;
+    }
+    unsigned Into = NoNode;
+    for (const void *Definition : *Definitions)
+      Into = unite(Into, Definition == &Var ? nodeOf(&Var)
+                                            : definitionNode(*static_cast<const Expr *>(Definition), Var));
+    return Into;
   }
 
   // --- The functions analysed ---
@@ -317,6 +408,9 @@ private:
     Parent.clear();
     Classes.clear();
     DeclNodes.clear();
+    DefinitionNodes.clear();
+    VarDefinitions.clear();
+    ReadByAll.clear();
     ReturnNodes.clear();
     ExprNodes.clear();
     ParamFieldNodes.clear();
@@ -502,7 +596,11 @@ private:
       return value(Default->getExpr());
     if (const auto *Ref = dyn_cast<DeclRefExpr>(&E)) {
       const ValueDecl *D = Ref->getDecl();
-      return isa<VarDecl, BindingDecl>(D) && holdsTensors(D->getType()) ? nodeOf(D) : NoNode;
+      if (!isa<VarDecl, BindingDecl>(D) || !holdsTensors(D->getType()))
+        return NoNode;
+      if (const auto *Var = dyn_cast<VarDecl>(D); Var && isFollowedByDefinition(*Var))
+        return reached(*Ref, *Var);
+      return nodeOf(D);
     }
     if (const auto *Member = dyn_cast<MemberExpr>(&E))
       return member(*Member);
@@ -659,9 +757,16 @@ private:
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Call);
         Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
         holdsTensors(Op->getArg(0)->getType())) {
-      if (const auto *Ref = dyn_cast<DeclRefExpr>(bare(Op->getArg(0))))
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(bare(Op->getArg(0)))) {
         if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl()))
           Assigned.insert(Param);
+        // A local's new value, from here to its next assignment.
+        if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()); Var && isFollowedByDefinition(*Var)) {
+          const unsigned Definition = definitionNode(*Op, *Var);
+          ExprNodes[Op->getArg(0)->IgnoreParens()] = Definition;
+          return unite(Definition, operand(Op->getArg(1)));
+        }
+      }
       return unite(value(Op->getArg(0)), operand(Op->getArg(1)));
     }
     if (Callee && isStandardLibrary(*Callee))
@@ -669,6 +774,16 @@ private:
     if (Callee)
       if (const PlacementSummary *Summary = calleeSummary(*Callee))
         return summarized(Call, *Callee, *Summary);
+    // A library transform's method (`Normalize<>(...)(image)`: per-sample
+    // code, PerSampleCode.h) reads what it is handed on the host
+    // (PerSampleCallRule brings a device tensor there) and keeps none of it:
+    // it does not escape. It returns a new tensor, moved where device code
+    // takes it.
+    if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
+        Method && isPerSampleClass(Method->getParent())) {
+      evaluate(Call);
+      return holdsTensors(Call.getType()) ? site(Call) : NoNode;
+    }
     evaluate(Call, /*Unseen=*/true); // what it returns is received as it is
     return holdsTensors(Call.getType()) ? site(Call) : NoNode;
   }
@@ -814,11 +929,15 @@ private:
   std::vector<const FieldDecl *> Fields;
   llvm::DenseMap<const FunctionDecl *, PlacementSummary> Summaries;
   llvm::DenseMap<const VarDecl *, bool> BuiltByHost;
+  llvm::DenseMap<const FunctionDecl *, LocalDefinitions> Definitions;
 
   // One round's state.
   std::vector<unsigned> Parent;
   std::vector<Facts> Classes;
-  llvm::DenseMap<const Decl *, unsigned> DeclNodes;
+  llvm::DenseMap<const Decl *, unsigned> DeclNodes; ///< a local's is its declaration's value
+  llvm::DenseMap<const Expr *, unsigned> DefinitionNodes; ///< an assignment's value
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<unsigned, 2>> VarDefinitions;
+  llvm::DenseSet<const VarDecl *> ReadByAll; ///< read where the CFG says nothing
   llvm::DenseMap<const FunctionDecl *, unsigned> ReturnNodes;
   llvm::DenseMap<const Expr *, unsigned> ExprNodes;
   llvm::DenseMap<const Expr *, const FunctionDecl *> SiteFunctions;
