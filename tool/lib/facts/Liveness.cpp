@@ -22,6 +22,26 @@ bool containsRange(const SourceManager &SM, SourceRange Outer, SourceRange Inner
          !SM.isBeforeInTranslationUnit(At(Outer.getEnd()), At(Inner.getEnd()));
 }
 
+/// The local an assignment element `Var = value` gives a value (the
+/// operator call of a class, or the built-in one), and that value; null if
+/// the element is not one.
+const VarDecl *assignedLocal(const Stmt &Element, const Expr **Value = nullptr) {
+  const Expr *Target = nullptr, *Assigned = nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Element);
+      Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+    Target = Op->getArg(0);
+    Assigned = Op->getArg(1);
+  } else if (const auto *Assign = dyn_cast<BinaryOperator>(&Element); Assign && Assign->getOpcode() == BO_Assign) {
+    Target = Assign->getLHS();
+    Assigned = Assign->getRHS();
+  }
+  const auto *Ref = Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr;
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (Var && Value)
+    *Value = Assigned;
+  return Var;
+}
+
 /// The value an element gives `Var`: `Var = value`, or its declaration's
 /// initialiser (null when it has none). `Found` says whether it is one.
 const Expr *definitionOf(const Stmt &Element, const VarDecl &Var, bool &Found) {
@@ -34,17 +54,8 @@ const Expr *definitionOf(const Stmt &Element, const VarDecl &Var, bool &Found) {
       }
     return nullptr;
   }
-  const Expr *Target = nullptr, *Value = nullptr;
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Element);
-      Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
-    Target = Op->getArg(0);
-    Value = Op->getArg(1);
-  } else if (const auto *Assign = dyn_cast<BinaryOperator>(&Element); Assign && Assign->getOpcode() == BO_Assign) {
-    Target = Assign->getLHS();
-    Value = Assign->getRHS();
-  }
-  const auto *Ref = Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr;
-  Found = Ref && Ref->getDecl() == &Var;
+  const Expr *Value = nullptr;
+  Found = assignedLocal(Element, &Value) == &Var;
   return Found ? Value : nullptr;
 }
 
@@ -168,11 +179,8 @@ std::pair<const VarDecl *, const void *> definedBy(const Stmt &Element,
     return Var && Tracked(*Var) ? std::make_pair(Var, static_cast<const void *>(Var))
                                 : std::make_pair(nullptr, nullptr);
   }
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Element);
-      Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()))
-      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()); Var && Tracked(*Var))
-        return {Var, Op};
+  if (const VarDecl *Var = assignedLocal(Element); Var && Tracked(*Var))
+    return {Var, &Element};
   return {nullptr, nullptr};
 }
 } // namespace

@@ -309,11 +309,16 @@ private:
   /// are the definitions reaching them (`image = transform(image)`: the
   /// image before and after are apart).
   bool isFollowedByDefinition(const VarDecl &Var) {
-    if (!Var.hasLocalStorage() || isa<ParmVarDecl>(Var) || !isTensorType(Var.getType()) ||
-        Var.getType()->isReferenceType() || isBuiltByHost(Var))
+    if (!isTensorLocal(Var) || isBuiltByHost(Var))
       return false;
     const auto *Owner = dyn_cast_or_null<FunctionDecl>(Var.getParentFunctionOrMethod());
     return Owner && !definitionsIn(*Owner).Unfollowed.count(&Var);
+  }
+
+  /// A tensor local of its own (not a parameter, not a reference).
+  static bool isTensorLocal(const VarDecl &Var) {
+    return Var.hasLocalStorage() && !isa<ParmVarDecl>(Var) && isTensorType(Var.getType()) &&
+           !Var.getType()->isReferenceType();
   }
 
   struct LocalDefinitions {
@@ -346,10 +351,8 @@ private:
       if (const auto *Var = Nodes.getNodeAs<VarDecl>("taken"))
         Found.Unfollowed.insert(Var);
     }
-    Found.Reaching = std::make_unique<ReachingDefinitions>(F, [&](const VarDecl &Var) {
-      return Var.hasLocalStorage() && !isa<ParmVarDecl>(Var) && isTensorType(Var.getType()) &&
-             !Var.getType()->isReferenceType() && !Found.Unfollowed.count(&Var);
-    });
+    Found.Reaching = std::make_unique<ReachingDefinitions>(
+        F, [&](const VarDecl &Var) { return isTensorLocal(Var) && !Found.Unfollowed.count(&Var); });
     return Found;
   }
 
