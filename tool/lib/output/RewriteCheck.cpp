@@ -1,4 +1,5 @@
 #include "output/RewriteCheck.h"
+#include "output/FunctionBodies.h"
 #include "facts/HostWrites.h"
 #include "facts/Matchers.h"
 #include "facts/SourceLines.h"
@@ -19,6 +20,7 @@
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <map>
+#include <optional>
 
 namespace to_device_migrate {
 namespace {
@@ -52,6 +54,19 @@ struct Rewritten {
     return {static_cast<unsigned>(NewOffset - Shift), false};
   }
   unsigned originalOffset(unsigned NewOffset) const { return origin(NewOffset).first; }
+  /// Whether an edit wrote or deleted text in [NewBegin, NewEnd] of the new text.
+  bool isEditedBetween(unsigned NewBegin, unsigned NewEnd) const {
+    long Shift = 0;
+    for (const clang::tooling::Replacement &R : Replaces) {
+      const unsigned NewStart = R.getOffset() + Shift;
+      if (NewStart > NewEnd)
+        return false;
+      if (NewStart + R.getReplacementText().size() >= NewBegin)
+        return true;
+      Shift += static_cast<long>(R.getReplacementText().size()) - R.getLength();
+    }
+    return false;
+  }
   bool isInserted(unsigned NewOffset) const { return origin(NewOffset).second; }
 
   /// The rules whose edits the original line holding `Offset` carries.
@@ -198,6 +213,27 @@ public:
     return true;
   }
 
+  /// Only what the migration changed is parsed again: the body of a function
+  /// no edit touched compiled before, and edits outside it only add (moves,
+  /// options, declarations under fresh names: none changes a declaration
+  /// such a body uses), so clang skips it (-skip-function-bodies, asked per
+  /// function; clang itself keeps constexpr bodies and those whose return
+  /// type is deduced). In a program of many functions, most of the check.
+  bool shouldSkipFunctionBody(clang::Decl *D) override {
+    if (!Sema || !D->getLocation().isFileID()) // a function a macro declares
+      return false;
+    const clang::SourceManager &SM = Sema->getSourceManager();
+    const clang::FileID File = SM.getFileID(D->getLocation());
+    bool Invalid = false;
+    const llvm::StringRef Text = SM.getBufferData(File, &Invalid);
+    if (Invalid)
+      return false;
+    const unsigned Name = SM.getFileOffset(D->getLocation());
+    const std::optional<unsigned> End = functionBodyEnd(Text, Name, Sema->getLangOpts());
+    const Rewritten *Changed = rewritten(SM, File);
+    return End && (!Changed || !Changed->isEditedBetween(Name, *End));
+  }
+
   void HandleTranslationUnit(clang::ASTContext &Ast) override {
     if (Decls.empty())
       return;
@@ -276,6 +312,9 @@ std::vector<RewriteError> checkRewritesCompile(const clang::tooling::Compilation
   // with carets on) nor ClangTool's "Error while processing".
   Tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
       "-fno-caret-diagnostics", clang::tooling::ArgumentInsertPosition::BEGIN));
+  // The bodies no edit touched are skipped (CopyWriteConsumer::shouldSkipFunctionBody).
+  Tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
+      {"-Xclang", "-skip-function-bodies"}, clang::tooling::ArgumentInsertPosition::BEGIN));
   Tool.setPrintErrorMessage(false);
   for (const auto &[Path, File] : Files)
     Tool.mapVirtualFile(Path, File.Text);
