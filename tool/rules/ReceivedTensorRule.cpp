@@ -94,8 +94,16 @@ void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
   }
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const auto *Callee = Result.Nodes.getNodeAs<FunctionDecl>("callee");
-  if (!isTensorType(Call->getType()) || isPlacedSource(Ctx, *Callee))
+  if (!isTensorType(Call->getType()))
     return;
+  if (isPlacedSource(Ctx, *Callee)) {
+    // Unless the analysis' summary says what it returns is on the host
+    // (built there, or kept there by the program's choice: a buffer filled
+    // through `.to(torch::kCPU)`), and device code takes it as it is.
+    if (!isLibraryDecl(Callee) && Flow.isMovedWhereUsed(*Call))
+      moveHostTensor(*Call, "'" + Callee->getNameAsString() + "' gives a tensor on the host");
+    return;
+  }
   // A function given tensors computes where they are, unless what it returns
   // is a tensor its body fills from host code: that is on the CPU whatever it
   // was given (`resize(image, w, h)` writing its output through data_ptr).

@@ -167,6 +167,9 @@ public:
     for (const auto &[Param, Field] : Class.ParamFields)
       if (Param->getDeclContext() == Owner->second && !Param->hasDefaultArg())
         return {Placement::Parameter, Param, Field};
+    // Combined with a host tensor that nothing moves: made on the host too.
+    if (Class.FromHost)
+      return {Placement::Host, nullptr};
     return {};
   }
 
@@ -200,6 +203,10 @@ private:
     bool Host = false;      ///< built by host code (HostWrites.h), copied where taken
     bool HostWrite = false; ///< host code writes its memory
     bool CrossesToDevice = false; ///< Host, and copied into a class of the device's
+    /// Holds an operation's copy of a host tensor (`operand`) or a host copy
+    /// the program asks for (`.cpu()`): on the host unless the class meets
+    /// the device, where the copy is a move.
+    bool FromHost = false;
     bool Escapes = false; ///< returned, kept in a member or global, or handed to unseen code
     bool Kept = false;    ///< kept in a member or a global: it outlives its function's call
     llvm::SmallVector<const ParmVarDecl *, 1> Params; ///< parameters in it
@@ -240,6 +247,7 @@ private:
     Into.Escapes |= From.Escapes;
     Into.Kept |= From.Kept;
     Into.CrossesToDevice |= From.CrossesToDevice;
+    Into.FromHost |= From.FromHost;
     Into.Params.append(From.Params.begin(), From.Params.end());
     Into.ParamFields.append(From.ParamFields.begin(), From.ParamFields.end());
     return A;
@@ -473,7 +481,7 @@ private:
                });
                Param != Class.Params.end())
         Summary.Returns = {ReturnSummary::Parameter, (*Param)->getFunctionScopeIndex()};
-      else if (Class.Host)
+      else if (Class.Host || Class.FromHost) // nothing here moves it: on the host
         Summary.Returns = {ReturnSummary::HostBuilt, 0};
     }
     return Summary;
@@ -550,6 +558,7 @@ private:
     if (N == NoNode || !factsOf(N).Host)
       return N;
     const unsigned Copy = fresh();
+    Classes[Copy].FromHost = true;
     Crossings.push_back({N, Copy});
     CrossingAt[bare(E)] = Copy;
     return Copy;
@@ -833,8 +842,11 @@ private:
       return value(Call.getArg(0));
     if (!isDeviceTransfer(*Member))
       return Source; // a dtype conversion, pinned memory: where the tensor is
-    if (Name == "cpu" || isBroughtToHost(Call))
-      return fresh(); // a host copy
+    if (Name == "cpu" || isBroughtToHost(Call)) {
+      const unsigned Copy = fresh(); // a host copy
+      Classes[Copy].FromHost = true;
+      return Copy;
+    }
     const Expr *Target = Call.getNumArgs() ? ignoreConversions(Call.getArg(0))->IgnoreImplicit() : nullptr;
     if (const auto *Device = Target ? dyn_cast<CXXMemberCallExpr>(Target) : nullptr;
         Device && Device->getImplicitObjectArgument() &&
@@ -916,6 +928,7 @@ private:
       const unsigned Result = site(Call);
       Classes[Result].Host = true;
       const unsigned Copy = fresh();
+      Classes[Copy].FromHost = true;
       Crossings.push_back({Result, Copy});
       CrossingAt[bare(&Call)] = Copy;
       return Copy;

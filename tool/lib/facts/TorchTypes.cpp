@@ -201,11 +201,47 @@ bool isPinnedToCpu(const VarDecl &Device) {
   return Device.hasInit() && namesOnlyCpu(Device.getInit(), SawCpu) && SawCpu;
 }
 
+namespace {
+/// True for a device member every constructor and its default initialiser
+/// set to the CPU alone, which no method of its class assigns: a buffer the
+/// program keeps on the host by choice (`device_(torch::kCPU)`).
+bool isFieldPinnedToCpu(const FieldDecl &Field) {
+  if (!isDeviceType(Field.getType()))
+    return false;
+  bool SawCpu = false;
+  if (Field.hasInClassInitializer() && !namesOnlyCpu(Field.getInClassInitializer(), SawCpu))
+    return false;
+  const auto *Class = dyn_cast<CXXRecordDecl>(Field.getParent());
+  if (!Class || !Class->hasDefinition())
+    return false;
+  ASTContext &Ast = Field.getASTContext();
+  for (const CXXMethodDecl *Method : Class->methods()) {
+    const FunctionDecl *Definition = nullptr;
+    if (!Method->hasBody(Definition))
+      continue;
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Definition))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->getMember() == &Field && Init->isWritten() && !namesOnlyCpu(Init->getInit(), SawCpu))
+          return false;
+    const auto Member = memberExpr(member(equalsNode(&Field)));
+    if (!match(findAll(cxxOperatorCallExpr(hasOverloadedOperatorName("="),
+                                           hasArgument(0, ignoringParenImpCasts(Member)))),
+               *Definition->getBody(), Ast)
+             .empty())
+      return false;
+  }
+  return SawCpu;
+}
+} // namespace
+
 bool namesOnlyTheCpu(const Expr &E) {
   const Expr *Bare = E.IgnoreParenImpCasts();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Bare))
     if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()); Var && isDeviceType(Var->getType()))
       return isPinnedToCpu(*Var);
+  if (const auto *Member = dyn_cast<MemberExpr>(Bare))
+    if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl()))
+      return isFieldPinnedToCpu(*Field);
   bool SawCpu = false;
   return namesOnlyCpu(Bare, SawCpu) && SawCpu;
 }
@@ -260,11 +296,8 @@ bool isBroughtToHost(const Expr &E) {
     return false;
   if (Method->getName() == "cpu")
     return true;
-  if (Method->getName() != "to" || Call->getNumArgs() == 0)
-    return false;
-  const auto *Ref =
-      dyn_cast<DeclRefExpr>(ignoreConversions(Call->getArg(0))->IgnoreParenImpCasts());
-  return Ref && Ref->getDecl()->getIdentifier() && Ref->getDecl()->getName() == "kCPU";
+  return Method->getName() == "to" && Call->getNumArgs() &&
+         namesOnlyTheCpu(*ignoreConversions(Call->getArg(0)));
 }
 
 bool isHostMemoryAccess(const CXXMethodDecl *Method) {

@@ -83,7 +83,8 @@ bool isDeviceType(clang::QualType Type);
 /// reuses such a variable as "the device".
 bool isPinnedToCpu(const clang::VarDecl &Device);
 /// True if `E` names the CPU and nothing else: `torch::kCPU`, "cpu",
-/// `torch::Device(torch::kCPU)`, a device variable pinned to it.
+/// `torch::Device(torch::kCPU)`, a device variable pinned to it, a device
+/// member every constructor sets to it and nothing assigns.
 bool namesOnlyTheCpu(const clang::Expr &E);
 /// True for `c10::DeviceType` (torch::kCUDA, torch::kCPU, ...).
 bool isDeviceTypeEnum(clang::QualType Type);
@@ -112,7 +113,8 @@ bool isLibraryDecl(const clang::Decl *D);
 /// "torch", "c10").
 bool isInNamespace(const clang::Decl *D, llvm::ArrayRef<llvm::StringRef> Namespaces);
 
-/// `x.cpu()`, `x.to(torch::kCPU)`: the program asks for a host tensor.
+/// `x.cpu()`, `x.to(torch::kCPU)`, `x.to(device_)` with a device pinned to
+/// the CPU (namesOnlyTheCpu): the program asks for a host tensor.
 bool isBroughtToHost(const clang::Expr &E);
 
 /// True for a tensor method that hands host code the tensor's memory:
