@@ -807,6 +807,16 @@ namespace {
 /// callee works on the caller's own tensor, and `t.to(device)` there would be
 /// a temporary it cannot bind (nor change).
 bool isBoundToNonConstReference(const Stmt &User, const Expr &Arg) {
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(&User)) { // `Storage s(t)` taking `Tensor &`
+    const CXXConstructorDecl *Ctor = Construct->getConstructor();
+    for (unsigned I = 0; I < Construct->getNumArgs() && I < Ctor->getNumParams(); ++I)
+      if (ignoreConversions(Construct->getArg(I)) == ignoreConversions(&Arg)) {
+        const QualType Type = Ctor->getParamDecl(I)->getType();
+        return Type->isLValueReferenceType() && !Type->getPointeeType().isConstQualified() &&
+               isTensorType(Type->getPointeeType());
+      }
+    return false;
+  }
   const auto *Call = dyn_cast<CallExpr>(&User);
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
   if (!Callee || isLibraryDecl(Callee))
@@ -887,6 +897,8 @@ bool isDeviceUse(ASTContext &Ast, const Expr &Use) {
         return false; // a view the host writes through
   if (isBoundToNonConstReference(*User, *Value))
     return false; // `normalize(t)` changes the caller's tensor: no copy can stand in
+  if (const auto *Address = dyn_cast<UnaryOperator>(User); Address && Address->getOpcode() == UO_AddrOf)
+    return false; // `Bernoulli(&x)` keeps the caller's tensor: no copy can stand in
   return true;
 }
 
