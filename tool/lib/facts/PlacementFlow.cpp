@@ -203,9 +203,11 @@ private:
     bool Host = false;      ///< built by host code (HostWrites.h), copied where taken
     bool HostWrite = false; ///< host code writes its memory
     bool CrossesToDevice = false; ///< Host, and copied into a class of the device's
-    /// Holds an operation's copy of a host tensor (`operand`) or a host copy
-    /// the program asks for (`.cpu()`): on the host unless the class meets
-    /// the device, where the copy is a move.
+    /// Holds a host copy the program asks for (`.cpu()`, `.to(device_)` with
+    /// a device pinned to the CPU), and nothing moves it back: on the host
+    /// unless the class meets the device. (Not an operation's copy of a
+    /// host-built tensor, `operand()`: the rules move that one at each use
+    /// by device code, HostBuiltTensorRule.)
     bool FromHost = false;
     bool Escapes = false; ///< returned, kept in a member or global, or handed to unseen code
     bool Kept = false;    ///< kept in a member or a global: it outlives its function's call
@@ -558,7 +560,6 @@ private:
     if (N == NoNode || !factsOf(N).Host)
       return N;
     const unsigned Copy = fresh();
-    Classes[Copy].FromHost = true;
     Crossings.push_back({N, Copy});
     CrossingAt[bare(E)] = Copy;
     return Copy;
@@ -925,10 +926,11 @@ private:
     case ReturnSummary::HostBuilt: {
       // Built on the host whatever it is given: ReceivedTensorRule moves it
       // where it is received, so what the caller holds is that copy.
+      // (Not FromHost: the rule moves such a result where it is received,
+      // device code or not, so the copy is the device's.)
       const unsigned Result = site(Call);
       Classes[Result].Host = true;
       const unsigned Copy = fresh();
-      Classes[Copy].FromHost = true;
       Crossings.push_back({Result, Copy});
       CrossingAt[bare(&Call)] = Copy;
       return Copy;
