@@ -807,14 +807,15 @@ namespace {
 /// callee works on the caller's own tensor, and `t.to(device)` there would be
 /// a temporary it cannot bind (nor change).
 bool isBoundToNonConstReference(const Stmt &User, const Expr &Arg) {
+  auto IsNonConstTensorReference = [](QualType Type) {
+    return Type->isLValueReferenceType() && !Type->getPointeeType().isConstQualified() &&
+           isTensorType(Type->getPointeeType());
+  };
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(&User)) { // `Storage s(t)` taking `Tensor &`
     const CXXConstructorDecl *Ctor = Construct->getConstructor();
     for (unsigned I = 0; I < Construct->getNumArgs() && I < Ctor->getNumParams(); ++I)
-      if (ignoreConversions(Construct->getArg(I)) == ignoreConversions(&Arg)) {
-        const QualType Type = Ctor->getParamDecl(I)->getType();
-        return Type->isLValueReferenceType() && !Type->getPointeeType().isConstQualified() &&
-               isTensorType(Type->getPointeeType());
-      }
+      if (ignoreConversions(Construct->getArg(I)) == ignoreConversions(&Arg))
+        return IsNonConstTensorReference(Ctor->getParamDecl(I)->getType());
     return false;
   }
   const auto *Call = dyn_cast<CallExpr>(&User);
@@ -830,9 +831,7 @@ bool isBoundToNonConstReference(const Stmt &User, const Expr &Arg) {
   for (unsigned I = Shift; I < Call->getNumArgs() && I - Shift < Callee->getNumParams(); ++I) {
     if (ignoreConversions(Call->getArg(I)) != ignoreConversions(&Arg))
       continue;
-    const QualType Type = Callee->getParamDecl(I - Shift)->getType();
-    return Type->isLValueReferenceType() && !Type->getPointeeType().isConstQualified() &&
-           isTensorType(Type->getPointeeType());
+    return IsNonConstTensorReference(Callee->getParamDecl(I - Shift)->getType());
   }
   return false;
 }

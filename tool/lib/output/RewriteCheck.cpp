@@ -42,32 +42,44 @@ struct Rewritten {
   /// Where `NewOffset` of the new text comes from in the original text, and
   /// whether it lies in text an edit wrote (then the offset is the edit's).
   std::pair<unsigned, bool> origin(unsigned NewOffset) const {
-    long Shift = 0;
-    for (const clang::tooling::Replacement &R : Replaces) {
-      const unsigned NewStart = R.getOffset() + Shift;
+    std::pair<unsigned, bool> Found;
+    const long Shift = walkEdits([&](const clang::tooling::Replacement &R, unsigned NewStart) {
       if (NewOffset < NewStart)
-        break;
-      if (NewOffset < NewStart + R.getReplacementText().size())
-        return {R.getOffset(), true};
-      Shift += static_cast<long>(R.getReplacementText().size()) - R.getLength();
-    }
-    return {static_cast<unsigned>(NewOffset - Shift), false};
+        return true;
+      if (NewOffset < NewStart + R.getReplacementText().size()) {
+        Found = {R.getOffset(), true};
+        return true;
+      }
+      return false;
+    });
+    return Found.second ? Found : std::make_pair(static_cast<unsigned>(NewOffset - Shift), false);
   }
   unsigned originalOffset(unsigned NewOffset) const { return origin(NewOffset).first; }
   /// Whether an edit wrote or deleted text in [NewBegin, NewEnd] of the new text.
   bool isEditedBetween(unsigned NewBegin, unsigned NewEnd) const {
-    long Shift = 0;
-    for (const clang::tooling::Replacement &R : Replaces) {
-      const unsigned NewStart = R.getOffset() + Shift;
+    bool Edited = false;
+    walkEdits([&](const clang::tooling::Replacement &R, unsigned NewStart) {
       if (NewStart > NewEnd)
-        return false;
-      if (NewStart + R.getReplacementText().size() >= NewBegin)
         return true;
-      Shift += static_cast<long>(R.getReplacementText().size()) - R.getLength();
-    }
-    return false;
+      Edited = NewStart + R.getReplacementText().size() >= NewBegin;
+      return Edited;
+    });
+    return Edited;
   }
   bool isInserted(unsigned NewOffset) const { return origin(NewOffset).second; }
+
+  /// Calls `Visit(R, NewStart)` for the edits in order, with where each
+  /// starts in the new text, until it returns true; returns how much the
+  /// edits visited and passed have lengthened the text.
+  template <typename Visitor> long walkEdits(Visitor Visit) const {
+    long Shift = 0;
+    for (const clang::tooling::Replacement &R : Replaces) {
+      if (Visit(R, static_cast<unsigned>(R.getOffset() + Shift)))
+        break;
+      Shift += static_cast<long>(R.getReplacementText().size()) - R.getLength();
+    }
+    return Shift;
+  }
 
   /// The rules whose edits the original line holding `Offset` carries.
   std::vector<std::string> rulesOnLineOf(unsigned Offset) const {
