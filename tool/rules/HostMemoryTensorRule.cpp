@@ -1,6 +1,7 @@
 #include "HostMemoryTensorRule.h"
 #include "facts/HostWrites.h"
 #include "facts/PlacementFlow.h"
+#include "facts/SharedHostMemory.h"
 #include "facts/TorchOps.h"
 #include "facts/Matchers.h"
 #include "facts/TorchTypes.h"
@@ -73,6 +74,14 @@ void HostMemoryTensorRule::registerMatchers(MatchFinder *Finder) {
       return std::string(); // kept on the CPU for host code; moved later or already
     if (Ctx.registry().registerInstead(*Call))
       return std::string(); // the registry moves it
+    if (const FieldDecl *Shared = sharedWrittenMember(Ctx.ast(), *Call);
+        Shared && WarnedShared.insert(Call).second) // the stencil may be evaluated more than once
+      diag(Call->getBeginLoc(),
+           "'from_blob' views the memory of '" + Shared->getName().str() +
+               "', a member its class writes elsewhere: on the CPU the tensor follows those "
+               "writes, and the device copy made here does not; clone() it here if the sharing "
+               "is not meant, or keep it on the host and move it where it is used")
+          << Call->getSourceRange();
     return ".to(" + Ctx.device().at(*Call) + ")";
   });
 

@@ -13,6 +13,7 @@
 
 #include "clang/AST/Expr.h"
 #include "clang/Tooling/Transformer/Transformer.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <optional>
 
@@ -32,6 +33,8 @@ private:
   void explain(const clang::CallExpr &Call, const char *HostReason);
 
   std::optional<clang::tooling::Transformer> Rewriter;
+  /// Tensors over a member's memory the class writes, warned about (SharedHostMemory.h).
+  llvm::DenseSet<const clang::CallExpr *> WarnedShared;
 };
 
 } // namespace to_device_migrate

@@ -4,11 +4,37 @@
 #include "facts/TorchTypes.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 
 using namespace clang;
+using namespace clang::ast_matchers;
 
 namespace to_device_migrate {
 namespace {
+
+bool holdsDevice(QualType Type) { return isDeviceType(Type) || isDeviceTypeEnum(Type); }
+
+/// What `Value`, given to device parameter `Index` of function `Into` (or
+/// to device member `Into`), is: the CPU alone, a device parameter of the
+/// function it is written in, or anything else.
+DeviceArgument deviceValue(std::string Into, unsigned Index, const Expr &Value) {
+  const Expr *Bare = ignoreConversions(&Value)->IgnoreImplicit();
+  if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Bare))
+    Bare = ignoreConversions(Default->getExpr())->IgnoreImplicit();
+  DeviceArgument Argument{std::move(Into), Index};
+  const auto *Ref = dyn_cast<DeclRefExpr>(Bare->IgnoreParens());
+  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  const auto *Owner = Param ? dyn_cast<FunctionDecl>(Param->getDeclContext()) : nullptr;
+  if (Owner && holdsDevice(Param->getType())) {
+    Argument.What = DeviceArgument::Forwarded;
+    Argument.From = usrOf(Owner);
+    Argument.FromIndex = Param->getFunctionScopeIndex();
+  } else if (namesOnlyTheCpu(*Bare)) {
+    Argument.What = DeviceArgument::Cpu;
+  }
+  return Argument;
+}
 
 /// The functions and constructors the migrated files define, and which of
 /// them return a tensor their own host code built.
@@ -25,6 +51,8 @@ public:
       recordFieldWrite(Field, Write);
     });
     recordTensorArguments(*F);
+    recordDeviceArguments(*F);
+    recordDeviceMemberValues(*F);
     if (F->isMain())
       return true;
     std::string Usr = usrOf(F);
@@ -61,9 +89,13 @@ public:
   }
 
   bool VisitFieldDecl(FieldDecl *Field) {
-    if (const Expr *Init = Field->getInClassInitializer(); Init && isProgramTensorField(Field) &&
-                                                           isInMigratedFile(Field->getLocation()))
+    const Expr *Init = Field->getInClassInitializer();
+    if (!Init || !isInMigratedFile(Field->getLocation()))
+      return true;
+    if (isProgramTensorField(Field))
       recordFieldWrite(*Field, valueWrite(*Init));
+    if (holdsDevice(Field->getType()))
+      recordDeviceMemberValue(*Field, *Init);
     return true;
   }
 
@@ -91,6 +123,65 @@ private:
         if (std::optional<HandedTo> To = handedTo(Ast, *Arg))
           if (std::string Callee = usrOf(To->Callee); !Callee.empty())
             Summary.TensorArguments.push_back({std::move(Callee), To->Index, isHostDataArgument(*Arg)});
+  }
+
+  /// The devices `F`'s calls and constructions (its constructor's
+  /// initialisers too) hand to the device parameters of the program's
+  /// functions: `torch::kCPU`, a device parameter of `F`'s own, or another.
+  void recordDeviceArguments(const FunctionDecl &F) {
+    auto Record = [&](const FunctionDecl *Callee, std::vector<const Expr *> Arguments) {
+      if (!Callee || isLibraryDecl(Callee))
+        return;
+      for (unsigned I = 0; I < Arguments.size() && I < Callee->getNumParams(); ++I) {
+        if (!holdsDevice(Callee->getParamDecl(I)->getType()))
+          continue;
+        std::string Usr = usrOf(Callee);
+        if (Usr.empty())
+          continue;
+        Summary.DeviceArguments.push_back(deviceValue(std::move(Usr), I, *Arguments[I]));
+      }
+    };
+    struct Calls : RecursiveASTVisitor<Calls> {
+      std::function<void(const FunctionDecl *, std::vector<const Expr *>)> Found;
+      bool VisitCallExpr(CallExpr *Call) {
+        if (!isa<CXXOperatorCallExpr>(Call))
+          Found(Call->getDirectCallee(), {Call->arg_begin(), Call->arg_end()});
+        return true;
+      }
+      bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
+        Found(Construct->getConstructor(), {Construct->arg_begin(), Construct->arg_end()});
+        return true;
+      }
+    } Collected;
+    Collected.Found = Record;
+    Collected.TraverseDecl(const_cast<FunctionDecl *>(&F));
+  }
+
+  /// The devices `F` gives the device members of the program's classes: its
+  /// constructor's initialisers, its assignments (`device_ = device`).
+  void recordDeviceMemberValues(const FunctionDecl &F) {
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&F))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isWritten() && Init->getMember() && holdsDevice(Init->getMember()->getType()))
+          recordDeviceMemberValue(*Init->getMember(), *Init->getInit());
+    const auto Member = memberExpr(member(fieldDecl().bind("member")));
+    for (const auto &Assignment :
+         match(findAll(expr(anyOf(cxxOperatorCallExpr(hasOverloadedOperatorName("="),
+                                                       hasArgument(0, ignoringParenImpCasts(Member)),
+                                                       hasArgument(1, expr().bind("value"))),
+                                   binaryOperator(hasOperatorName("="),
+                                                  hasLHS(ignoringParenImpCasts(Member)),
+                                                  hasRHS(expr().bind("value")))))),
+               *F.getBody(), Ast)) {
+      const auto *Field = Assignment.getNodeAs<FieldDecl>("member");
+      if (holdsDevice(Field->getType()))
+        recordDeviceMemberValue(*Field, *Assignment.getNodeAs<Expr>("value"));
+    }
+  }
+
+  void recordDeviceMemberValue(const FieldDecl &Field, const Expr &Value) {
+    if (std::string Usr = usrOf(&Field); !Usr.empty())
+      Summary.DeviceMemberValues.push_back(deviceValue(std::move(Usr), 0, Value));
   }
 
   void recordFieldWrite(const FieldDecl &Field, FieldWrite Write) {
@@ -190,12 +281,21 @@ private:
 
 namespace {
 
+bool isCpuOnlyIn(const ProgramSummary &Program, const ValueDecl &Device) {
+  if (const auto *Member = dyn_cast<FieldDecl>(&Device))
+    return Program.isCpuOnlyMember(usrOf(Member));
+  const auto *Param = dyn_cast<ParmVarDecl>(&Device);
+  const auto *Function = Param ? dyn_cast<FunctionDecl>(Param->getDeclContext()) : nullptr;
+  return Function && Program.isCpuOnlyParameter(usrOf(Function), Param->getFunctionScopeIndex());
+}
+
 /// The placement analysis of a parse, asking `Program` (when there is one)
 /// about the functions other translation units define.
 std::unique_ptr<PlacementFlow> analysePlacement(ASTContext &Ast, llvm::ArrayRef<Decl *> Decls,
                                                 const llvm::DenseSet<FileID> &Files,
                                                 const ProgramSummary *Program,
-                                                const PerSampleCode *PerSample = nullptr) {
+                                                const PerSampleCode *PerSample = nullptr,
+                                                const ProgramSummary *Calls = nullptr) {
   PlacementFlow::Program Whole;
   if (PerSample)
     Whole.IsPerSampleCode = [PerSample](const Expr &E) {
@@ -212,6 +312,9 @@ std::unique_ptr<PlacementFlow> analysePlacement(ASTContext &Ast, llvm::ArrayRef<
       return Program->isHostBuiltField(usrOf(&Field));
     };
   }
+  if (const ProgramSummary *Devices = Calls ? Calls : Program)
+    Whole.IsCpuDevice = [Devices](const ValueDecl &Device) { return isCpuOnlyIn(*Devices, Device); };
+  Whole.KnowsEveryDevice = Program != nullptr;
   return std::make_unique<PlacementFlow>(Ast, Decls, std::move(Whole));
 }
 
@@ -226,8 +329,21 @@ TranslationUnitSummary ParseFacts::summarize(ASTContext &Ast, llvm::ArrayRef<Dec
     Definitions.TraverseDecl(D);
   Summary.Uses = collectFunctionUses(Ast, Decls);
   std::unique_ptr<PlacementFlow> Own;
-  if (!Flow)
-    Flow = (Own = analysePlacement(Ast, Decls, Files, nullptr)).get();
+  ProgramSummary Local;
+  if (!Flow) {
+    // The first pass knows only this parse's calls: a device parameter they
+    // all hand the CPU is taken for the host's in this parse's summaries.
+    // Another file's call handing it the device makes the merged program's
+    // answer no, and then the second pass's own analysis says so; a caller
+    // elsewhere told "host" by these summaries only moves what it receives,
+    // which costs nothing when it is on the device already.
+    TranslationUnitSummary Calls;
+    Calls.DeviceArguments = Summary.DeviceArguments;
+    Calls.DeviceMemberValues = Summary.DeviceMemberValues;
+    Local = ProgramSummary::merge({Calls});
+    Own = analysePlacement(Ast, Decls, Files, nullptr, nullptr, &Local);
+    Flow = Own.get();
+  }
   Flow->forEachSummary([&](const FunctionDecl &F, const PlacementSummary &Placement) {
     if (std::string Usr = usrOf(&F); !Usr.empty())
       Summary.Placements.emplace(std::move(Usr), Placement);
@@ -247,6 +363,10 @@ ParseFacts::ParseFacts(ASTContext &Ast, llvm::ArrayRef<Decl *> Decls,
   for (Decl *D : Decls)
     Options.TraverseDecl(D);
   ModuleStores = collectModuleStores(Ast, Decls);
+}
+
+bool ParseFacts::isCpuOnlyDevice(const ValueDecl &Device) const {
+  return isCpuOnlyIn(*Program, Device);
 }
 
 bool ParseFacts::receivesHostData(const ParmVarDecl &Param) const {

@@ -61,6 +61,9 @@ public:
   bool receivesHostData(const clang::FunctionDecl &Callee, unsigned Index) const {
     return Program->receivesHostData(usr(&Callee), Index);
   }
+  /// True if the program gives the device parameter or member `Device`
+  /// only the CPU (ProgramSummary::isCpuOnlyParameter(), isCpuOnlyMember()).
+  bool isCpuOnlyDevice(const clang::ValueDecl &Device) const;
   /// True if the tensor member `Field` is built and filled on the host, in
   /// whatever files its class's functions are (ProgramSummary::isHostBuiltField()).
   bool isHostBuiltField(const clang::FieldDecl &Field) const {

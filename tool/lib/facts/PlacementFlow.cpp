@@ -2,6 +2,7 @@
 #include "facts/HostWrites.h"
 #include "facts/Liveness.h"
 #include "facts/PerSampleCode.h"
+#include "facts/ProgramSummary.h"
 #include "facts/ModuleConstruction.h"
 #include "facts/TorchOps.h"
 #include "facts/TorchTypes.h"
@@ -209,6 +210,9 @@ private:
     /// host-built tensor, `operand()`: the rules move that one at each use
     /// by device code, HostBuiltTensorRule.)
     bool FromHost = false;
+    /// Holds a transfer to this device member (`.to(device_)`), which the
+    /// first pass cannot place: the program's constructions decide it.
+    const FieldDecl *ThroughMember = nullptr;
     bool Escapes = false; ///< returned, kept in a member or global, or handed to unseen code
     bool Kept = false;    ///< kept in a member or a global: it outlives its function's call
     llvm::SmallVector<const ParmVarDecl *, 1> Params; ///< parameters in it
@@ -250,6 +254,8 @@ private:
     Into.Kept |= From.Kept;
     Into.CrossesToDevice |= From.CrossesToDevice;
     Into.FromHost |= From.FromHost;
+    if (!Into.ThroughMember)
+      Into.ThroughMember = From.ThroughMember;
     Into.Params.append(From.Params.begin(), From.Params.end());
     Into.ParamFields.append(From.ParamFields.begin(), From.ParamFields.end());
     return A;
@@ -485,6 +491,8 @@ private:
         Summary.Returns = {ReturnSummary::Parameter, (*Param)->getFunctionScopeIndex()};
       else if (Class.Host || Class.FromHost) // nothing here moves it: on the host
         Summary.Returns = {ReturnSummary::HostBuilt, 0};
+      else if (Class.ThroughMember)
+        Summary.Returns = {ReturnSummary::ThroughMember, 0, usrOf(Class.ThroughMember)};
     }
     return Summary;
   }
@@ -843,7 +851,8 @@ private:
       return value(Call.getArg(0));
     if (!isDeviceTransfer(*Member))
       return Source; // a dtype conversion, pinned memory: where the tensor is
-    if (Name == "cpu" || isBroughtToHost(Call)) {
+    const CpuDevices IsCpu = Whole.IsCpuDevice ? CpuDevices(Whole.IsCpuDevice) : CpuDevices();
+    if (Name == "cpu" || isBroughtToHost(Call, IsCpu)) {
       const unsigned Copy = fresh(); // a host copy
       Classes[Copy].FromHost = true;
       return Copy;
@@ -853,6 +862,14 @@ private:
         Device && Device->getImplicitObjectArgument() &&
         isTensorType(Device->getImplicitObjectArgument()->getType()))
       return value(Device->getImplicitObjectArgument()); // `.to(x.device())`
+    if (const auto *Member = Target ? dyn_cast<MemberExpr>(Target->IgnoreParens()) : nullptr;
+        Member && !Whole.KnowsEveryDevice)
+      if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+          Field && isDeviceExpression(*Member)) {
+        const unsigned Copy = fresh(); // where the program's constructions put `device_`
+        Classes[Copy].ThroughMember = Field;
+        return Copy;
+      }
     return deviceNode();
   }
 
@@ -918,6 +935,7 @@ private:
       return NoNode;
     switch (Summary.Returns.What) {
     case ReturnSummary::Device:
+    case ReturnSummary::ThroughMember: // this pass's summary, not the program's: as before it
       return deviceNode();
     case ReturnSummary::Parameter:
       if (Summary.Returns.Index < Args.size() && Args[Summary.Returns.Index] != NoNode)
@@ -994,6 +1012,7 @@ llvm::json::Value PlacementSummary::toJSON() const {
   return llvm::json::Object{{"parameters", std::move(Needs)},
                             {"returns", static_cast<int64_t>(Returns.What)},
                             {"index", static_cast<int64_t>(Returns.Index)},
+                            {"member", Returns.Member},
                             {"tensor-work", TensorWork}};
 }
 
@@ -1004,7 +1023,9 @@ std::optional<PlacementSummary> PlacementSummary::fromJSON(const llvm::json::Val
   const llvm::json::Array *Needs = Object->getArray("parameters");
   std::optional<int64_t> Returns = Object->getInteger("returns"), Index = Object->getInteger("index");
   std::optional<bool> TensorWork = Object->getBoolean("tensor-work");
-  if (!Needs || !Returns || !Index || !TensorWork || *Returns < 0 || *Returns > ReturnSummary::HostBuilt)
+  std::optional<llvm::StringRef> Member = Object->getString("member");
+  if (!Needs || !Returns || !Index || !TensorWork || !Member || *Returns < 0 ||
+      *Returns > ReturnSummary::ThroughMember)
     return std::nullopt;
   PlacementSummary Summary;
   Summary.TensorWork = *TensorWork;
@@ -1014,7 +1035,8 @@ std::optional<PlacementSummary> PlacementSummary::fromJSON(const llvm::json::Val
       return std::nullopt;
     Summary.Parameters.push_back(static_cast<ParameterNeed>(*N));
   }
-  Summary.Returns = {static_cast<ReturnSummary::Kind>(*Returns), static_cast<unsigned>(*Index)};
+  Summary.Returns = {static_cast<ReturnSummary::Kind>(*Returns), static_cast<unsigned>(*Index),
+                     Member->str()};
   return Summary;
 }
 

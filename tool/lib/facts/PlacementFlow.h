@@ -56,9 +56,17 @@ struct ReturnSummary {
     Device,    ///< the device's (a module's output, a parameter of one)
     Parameter, ///< in the class of its parameter `Index`
     HostBuilt, ///< a tensor its host code built and wrote
+    /// a transfer to a device member of its class (`.to(device_)`) whose
+    /// values its own parse does not decide (`device_(device)`): where the
+    /// whole program says `Member` is (ProgramSummary::merge() makes it
+    /// Device or HostBuilt; only the first pass writes it)
+    ThroughMember,
   } What = New;
   unsigned Index = 0;
-  bool operator==(const ReturnSummary &O) const { return What == O.What && Index == O.Index; }
+  std::string Member; ///< USR, for ThroughMember
+  bool operator==(const ReturnSummary &O) const {
+    return What == O.What && Index == O.Index && Member == O.Member;
+  }
 };
 
 /// One function's summary, for the calls of the program.
@@ -100,6 +108,14 @@ public:
     /// True for a member of the program's classes that host code builds,
     /// in whatever files (ProgramSummary::isHostBuiltField(); may be null).
     std::function<bool(const clang::FieldDecl &)> IsHostBuiltField;
+    /// True for a device parameter or member the program gives only the CPU
+    /// (ProgramSummary::isCpuOnlyParameter(), isCpuOnlyMember(); may be
+    /// null): a transfer to it is a host copy.
+    std::function<bool(const clang::ValueDecl &)> IsCpuDevice;
+    /// True when IsCpuDevice answers for the whole program (the second pass):
+    /// else a transfer to a device member it does not know is summarised as
+    /// ReturnSummary::ThroughMember, for the merge to decide.
+    bool KnowsEveryDevice = false;
     /// True for an expression in code a data loader runs per sample (a
     /// dataset's get(), what only such code calls: PerSampleCode.h): host
     /// code by choice, whose samples are moved as one batch where the loop

@@ -121,6 +121,93 @@ llvm::StringMap<std::vector<unsigned>> hostDataParameters(llvm::ArrayRef<Transla
   return Parameters;
 }
 
+/// The device parameters every call of the program hands the CPU alone
+/// (ProgramSummary::isCpuOnlyParameter()): to a fixed point, from those
+/// handed `torch::kCPU` to those handed such a parameter. A parameter in a
+/// cycle of forwards with no CPU at its start is not one.
+using DeviceSlot = std::pair<std::string, unsigned>; ///< a function's USR, a parameter's index
+
+bool isCpuOnly(const DeviceArgument &Value, const std::set<DeviceSlot> &CpuParameters) {
+  return Value.What == DeviceArgument::Cpu ||
+         (Value.What == DeviceArgument::Forwarded &&
+          CpuParameters.count({Value.From, Value.FromIndex}));
+}
+
+/// The device parameters every call of the program hands the CPU alone
+/// (ProgramSummary::isCpuOnlyParameter()): to a fixed point, from those
+/// handed `torch::kCPU` to those handed such a parameter. A parameter in a
+/// cycle of forwards with no CPU at its start is not one. A header migrated
+/// with several files is summarised by each of their parses: its calls are
+/// counted once per parse, which changes no "every".
+std::set<DeviceSlot> cpuParameters(llvm::ArrayRef<TranslationUnitSummary> Units) {
+  std::map<DeviceSlot, std::vector<const DeviceArgument *>> ArgumentsOf;
+  for (const TranslationUnitSummary &Unit : Units)
+    for (const DeviceArgument &Argument : Unit.DeviceArguments)
+      ArgumentsOf[{Argument.Callee, Argument.Index}].push_back(&Argument);
+  std::set<DeviceSlot> Cpu;
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (const auto &[Param, Arguments] : ArgumentsOf)
+      if (!Cpu.count(Param) && llvm::all_of(Arguments, [&](const DeviceArgument *Argument) {
+            return isCpuOnly(*Argument, Cpu);
+          })) {
+        Cpu.insert(Param);
+        Changed = true;
+      }
+  }
+  return Cpu;
+}
+
+/// The device members the program gives nothing but the CPU (ProgramSummary::isCpuOnlyMember()).
+llvm::StringSet<> cpuMembers(llvm::ArrayRef<TranslationUnitSummary> Units,
+                             const std::set<DeviceSlot> &CpuParameters) {
+  llvm::StringMap<bool> AllCpu;
+  for (const TranslationUnitSummary &Unit : Units)
+    for (const DeviceArgument &Value : Unit.DeviceMemberValues) {
+      auto [Entry, New] = AllCpu.try_emplace(Value.Callee, true);
+      Entry->second = Entry->second && isCpuOnly(Value, CpuParameters);
+    }
+  llvm::StringSet<> Members;
+  for (const auto &Entry : AllCpu)
+    if (Entry.getValue())
+      Members.insert(Entry.getKey());
+  return Members;
+}
+
+const char *deviceArgumentName(DeviceArgument::Kind Kind) {
+  return Kind == DeviceArgument::Cpu         ? "cpu"
+         : Kind == DeviceArgument::Forwarded ? "forwarded"
+                                             : "other";
+}
+
+/// Reads `Key`'s list of DeviceArgument, each naming its parameter's
+/// function (and index) or its member by `Into`.
+bool readDeviceValues(const json::Object &Object, llvm::StringRef Key, llvm::StringRef Into,
+                      std::vector<DeviceArgument> &Out) {
+  const json::Array *Values = Object.getArray(Key);
+  if (!Values)
+    return false;
+  for (const json::Value &Entry : *Values) {
+    const json::Object *Value = Entry.getAsObject();
+    if (!Value)
+      return false;
+    std::optional<llvm::StringRef> Callee = Value->getString(Into), What = Value->getString("what"),
+                                   From = Value->getString("from");
+    std::optional<int64_t> Index =
+        Into == "member" ? std::optional<int64_t>(0) : Value->getInteger("index");
+    std::optional<int64_t> FromIndex = Value->getInteger("from-index");
+    if (!Callee || !Index || *Index < 0 || !What || !From || !FromIndex || *FromIndex < 0)
+      return false;
+    const DeviceArgument::Kind Kind = *What == "cpu"         ? DeviceArgument::Cpu
+                                      : *What == "forwarded" ? DeviceArgument::Forwarded
+                                                             : DeviceArgument::Other;
+    Out.push_back({Callee->str(), static_cast<unsigned>(*Index), Kind, From->str(),
+                   static_cast<unsigned>(*FromIndex)});
+  }
+  return true;
+}
+
 } // namespace
 
 json::Value TranslationUnitSummary::toJSON() const {
@@ -131,6 +218,19 @@ json::Value TranslationUnitSummary::toJSON() const {
   for (const TensorArgument &Argument : TensorArguments)
     Arguments.push_back(json::Object{
         {"callee", Argument.Callee}, {"index", Argument.Index}, {"host-data", Argument.HostData}});
+  json::Array Devices;
+  for (const DeviceArgument &Argument : DeviceArguments)
+    Devices.push_back(json::Object{{"callee", Argument.Callee},
+                                   {"index", Argument.Index},
+                                   {"what", deviceArgumentName(Argument.What)},
+                                   {"from", Argument.From},
+                                   {"from-index", Argument.FromIndex}});
+  json::Array Members;
+  for (const DeviceArgument &Value : DeviceMemberValues)
+    Members.push_back(json::Object{{"member", Value.Callee},
+                                   {"what", deviceArgumentName(Value.What)},
+                                   {"from", Value.From},
+                                   {"from-index", Value.FromIndex}});
   json::Object Placements;
   for (const auto &[Usr, Summary] : this->Placements)
     Placements[Usr] = Summary.toJSON();
@@ -145,6 +245,8 @@ json::Value TranslationUnitSummary::toJSON() const {
                       {"factory-built-fields", strings(FactoryBuiltFields)},
                       {"otherwise-set-fields", strings(OtherwiseSetFields)},
                       {"tensor-arguments", std::move(Arguments)},
+                      {"device-arguments", std::move(Devices)},
+                      {"device-member-values", std::move(Members)},
                       {"input-parameters", listMap(InputParameters)},
                       {"placements", std::move(Placements)}};
 }
@@ -184,6 +286,9 @@ std::optional<TranslationUnitSummary> TranslationUnitSummary::fromJSON(const jso
       return std::nullopt;
     Summary.TensorArguments.push_back({Callee->str(), static_cast<unsigned>(*Index), *HostData});
   }
+  if (!readDeviceValues(*Object, "device-arguments", "callee", Summary.DeviceArguments) ||
+      !readDeviceValues(*Object, "device-member-values", "member", Summary.DeviceMemberValues))
+    return std::nullopt;
   const json::Array *Uses = Object->getArray("uses");
   if (!Uses)
     return std::nullopt;
@@ -225,6 +330,18 @@ ProgramSummary ProgramSummary::merge(llvm::ArrayRef<TranslationUnitSummary> Unit
       Program.Placements.try_emplace(Usr, Placement);
   }
   Program.HostDataParameters = hostDataParameters(Units);
+  const std::set<DeviceSlot> CpuParameters = cpuParameters(Units);
+  for (const auto &[Usr, Index] : CpuParameters)
+    Program.CpuParameters[Usr].push_back(Index);
+  Program.CpuMembers = cpuMembers(Units, CpuParameters);
+  // What a function returns through a device member (`items_[i]`, filled
+  // with `.to(device_)`) is where the whole program says that member is.
+  for (auto &Entry : Program.Placements) {
+    ReturnSummary &Returns = Entry.getValue().Returns;
+    if (Returns.What == ReturnSummary::ThroughMember)
+      Returns = {Program.CpuMembers.count(Returns.Member) ? ReturnSummary::HostBuilt
+                                                          : ReturnSummary::Device};
+  }
   // A header migrated with several files is summarised by each of their
   // parses: its uses are counted once per parse, which changes no "all".
   // A use in a free function nothing names (an overload the program never

@@ -49,6 +49,21 @@ struct TensorArgument {
   bool HostData = false; ///< a copy of host data (HostWrites.h, isHostDataArgument())
 };
 
+/// A device handed to a device parameter of one of the program's functions
+/// or constructors (`Storage(n, torch::kCPU)`), or given to a device member
+/// of its classes (`device_(device)`, `device_ = torch::kCPU`).
+struct DeviceArgument {
+  std::string Callee; ///< USR of the function, or of the member
+  unsigned Index = 0; ///< the parameter's (0 for a member)
+  enum Kind {
+    Cpu,       ///< names the CPU alone (TorchTypes.h, namesOnlyTheCpu())
+    Forwarded, ///< the caller's own device parameter `FromIndex` of `From`
+    Other,     ///< anything else: a choice, a member, a call
+  } What = Other;
+  std::string From; ///< USR, for Forwarded
+  unsigned FromIndex = 0;
+};
+
 /// What one parse knows about the functions and classes of the files it
 /// migrates (the main file and the headers --header-filter selects).
 struct TranslationUnitSummary {
@@ -76,6 +91,9 @@ struct TranslationUnitSummary {
   std::vector<std::string> HostWrittenFields, FactoryBuiltFields, OtherwiseSetFields;
   /// Every tensor its calls hand to a parameter of the program's functions.
   std::vector<TensorArgument> TensorArguments;
+  /// Every device its calls hand to a device parameter of the program's
+  /// functions, and every device its code gives a device member.
+  std::vector<DeviceArgument> DeviceArguments, DeviceMemberValues;
   /// Functions defined there, by the indices of their tensor parameters that
   /// are only inputs (HostWrites.h, isInputParameter()).
   std::map<std::string, std::vector<unsigned>> InputParameters;
@@ -128,6 +146,17 @@ public:
   bool receivesHostData(llvm::StringRef Usr, unsigned Index) const {
     return hasIndex(HostDataParameters, Usr, Index);
   }
+  /// True if every call of the program hands device parameter `Index` of
+  /// function `Usr` the CPU alone, itself or through a caller's parameter
+  /// that every call hands it (`Storage(n, torch::kCPU)`): a device the
+  /// program keeps on the host by choice.
+  bool isCpuOnlyParameter(llvm::StringRef Usr, unsigned Index) const {
+    return hasIndex(CpuParameters, Usr, Index);
+  }
+  /// True if every value the program gives device member `Usr` is the CPU
+  /// alone, or such a parameter (`device_(device)` in a constructor every
+  /// construction hands `torch::kCPU`).
+  bool isCpuOnlyMember(llvm::StringRef Usr) const { return CpuMembers.count(Usr); }
   /// What function `Usr` needs of its tensors and returns (PlacementFlow.h), if known.
   const PlacementSummary *placementOf(llvm::StringRef Usr) const {
     auto Found = Placements.find(Usr);
@@ -141,8 +170,8 @@ private:
                        unsigned Index);
 
   llvm::StringSet<> Defined, FreeFunctions, PerSample, HostBuilt, Constructed;
-  llvm::StringSet<> HostWrittenFields, FactoryBuiltFields, OtherwiseSetFields;
-  llvm::StringMap<std::vector<unsigned>> ModuleInitializers, HostDataParameters;
+  llvm::StringSet<> HostWrittenFields, FactoryBuiltFields, OtherwiseSetFields, CpuMembers;
+  llvm::StringMap<std::vector<unsigned>> ModuleInitializers, HostDataParameters, CpuParameters;
   llvm::StringMap<std::vector<std::string>> MemberInitializers;
   llvm::StringMap<PlacementSummary> Placements;
 };

@@ -173,8 +173,9 @@ bool isInsideModuleMember(const Decl *D) {
 
 namespace {
 /// Whether `S` names the CPU (kCPU, "cpu") and nothing that could pick another
-/// device: no call, no conditional, no other variable.
-bool namesOnlyCpu(const Stmt *S, bool &SawCpu) {
+/// device: no call, no conditional, no other variable but a device parameter
+/// every call of the program hands the CPU (`IsCpu`).
+bool namesOnlyCpu(const Stmt *S, bool &SawCpu, CpuDevices IsCpu = {}) {
   if (!S)
     return true;
   if (isa<CallExpr>(S) || isa<AbstractConditionalOperator>(S))
@@ -183,6 +184,8 @@ bool namesOnlyCpu(const Stmt *S, bool &SawCpu) {
     if (isNamed(Ref->getDecl(), "c10::kCPU") ||
         isNamed(Ref->getDecl(), "c10::DeviceType::CPU"))
       return SawCpu = true;
+    if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl()); Param && IsCpu && IsCpu(*Param))
+      return SawCpu = true;
     return false;
   }
   if (const auto *Text = dyn_cast<StringLiteral>(S)) {
@@ -190,7 +193,7 @@ bool namesOnlyCpu(const Stmt *S, bool &SawCpu) {
     return Text->getString() == "cpu";
   }
   for (const Stmt *Child : S->children())
-    if (!namesOnlyCpu(Child, SawCpu))
+    if (!namesOnlyCpu(Child, SawCpu, IsCpu))
       return false;
   return true;
 }
@@ -234,16 +237,17 @@ bool isFieldPinnedToCpu(const FieldDecl &Field) {
 }
 } // namespace
 
-bool namesOnlyTheCpu(const Expr &E) {
+bool namesOnlyTheCpu(const Expr &E, CpuDevices IsCpu) {
   const Expr *Bare = E.IgnoreParenImpCasts();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Bare))
-    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()); Var && isDeviceType(Var->getType()))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        Var && !isa<ParmVarDecl>(Var) && isDeviceType(Var->getType()))
       return isPinnedToCpu(*Var);
   if (const auto *Member = dyn_cast<MemberExpr>(Bare))
     if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl()))
-      return isFieldPinnedToCpu(*Field);
+      return isFieldPinnedToCpu(*Field) || (IsCpu && IsCpu(*Field));
   bool SawCpu = false;
-  return namesOnlyCpu(Bare, SawCpu) && SawCpu;
+  return namesOnlyCpu(Bare, SawCpu, IsCpu) && SawCpu;
 }
 
 bool isDeviceType(QualType Type) { return isNamed(recordOf(Type), "c10::Device"); }
@@ -289,7 +293,7 @@ bool isLibraryDecl(const Decl *D) {
          Top == "__gnu_cxx";
 }
 
-bool isBroughtToHost(const Expr &E) {
+bool isBroughtToHost(const Expr &E, CpuDevices IsCpu) {
   const auto *Call = dyn_cast<CXXMemberCallExpr>(E.IgnoreParenImpCasts());
   const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
   if (!Method || !Method->getIdentifier())
@@ -297,7 +301,7 @@ bool isBroughtToHost(const Expr &E) {
   if (Method->getName() == "cpu")
     return true;
   return Method->getName() == "to" && Call->getNumArgs() &&
-         namesOnlyTheCpu(*ignoreConversions(Call->getArg(0)));
+         namesOnlyTheCpu(*ignoreConversions(Call->getArg(0)), IsCpu);
 }
 
 bool isHostMemoryAccess(const CXXMethodDecl *Method) {

@@ -11,6 +11,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Type.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace to_device_migrate {
 
@@ -82,10 +83,17 @@ bool isDeviceType(clang::QualType Type);
 /// only `kCPU` or "cpu" (`torch::Device cpu(torch::kCPU);`). The tool never
 /// reuses such a variable as "the device".
 bool isPinnedToCpu(const clang::VarDecl &Device);
+/// Answers, for a device parameter of the program's functions or a device
+/// member of its classes, whether the program only ever gives it the CPU:
+/// every call hands the parameter `torch::kCPU`, every constructor sets the
+/// member to it or to such a parameter (ProgramSummary::isCpuOnlyDevice());
+/// empty when nothing is known of the calls.
+using CpuDevices = llvm::function_ref<bool(const clang::ValueDecl &)>;
 /// True if `E` names the CPU and nothing else: `torch::kCPU`, "cpu",
 /// `torch::Device(torch::kCPU)`, a device variable pinned to it, a device
-/// member every constructor sets to it and nothing assigns.
-bool namesOnlyTheCpu(const clang::Expr &E);
+/// member every constructor sets to it and nothing else assigns, or a
+/// parameter or member the whole program gives only the CPU (`IsCpu`).
+bool namesOnlyTheCpu(const clang::Expr &E, CpuDevices IsCpu = {});
 /// True for `c10::DeviceType` (torch::kCUDA, torch::kCPU, ...).
 bool isDeviceTypeEnum(clang::QualType Type);
 /// True for `c10::TensorOptions`, ignoring cv and references.
@@ -115,7 +123,7 @@ bool isInNamespace(const clang::Decl *D, llvm::ArrayRef<llvm::StringRef> Namespa
 
 /// `x.cpu()`, `x.to(torch::kCPU)`, `x.to(device_)` with a device pinned to
 /// the CPU (namesOnlyTheCpu): the program asks for a host tensor.
-bool isBroughtToHost(const clang::Expr &E);
+bool isBroughtToHost(const clang::Expr &E, CpuDevices IsCpu = {});
 
 /// True for a tensor method that hands host code the tensor's memory:
 /// `data_ptr<T>()`, LibTorch 2's `const_data_ptr`/`mutable_data_ptr`, the

@@ -1,0 +1,86 @@
+#include "facts/SharedHostMemory.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace to_device_migrate {
+namespace {
+
+/// The member whose storage `Data` points into: `buf_.data()`, `&buf_[0]`,
+/// `buf_` (an array), `&value_`.
+const FieldDecl *memberPointedInto(const Expr *Data) {
+  while (Data) {
+    Data = Data->IgnoreParenImpCasts();
+    if (const auto *Member = dyn_cast<MemberExpr>(Data))
+      return dyn_cast<FieldDecl>(Member->getMemberDecl());
+    if (const auto *Address = dyn_cast<UnaryOperator>(Data);
+        Address && Address->getOpcode() == UO_AddrOf)
+      Data = Address->getSubExpr();
+    else if (const auto *Element = dyn_cast<ArraySubscriptExpr>(Data))
+      Data = Element->getBase();
+    else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Data);
+             Operator && Operator->getOperator() == OO_Subscript)
+      Data = Operator->getArg(0);
+    else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Data))
+      Data = Call->getImplicitObjectArgument();
+    else if (const auto *Cast = dyn_cast<CastExpr>(Data))
+      Data = Cast->getSubExpr();
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// `torch::from_blob(...).clone()`: the program copies it where it is made.
+bool isClonedWhereMade(ASTContext &Ast, const Expr &Call) {
+  const Expr *Current = &Call;
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(*Current);
+    const auto *Parent = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+    if (!Parent)
+      return false;
+    if (const auto *Member = dyn_cast<MemberExpr>(Parent)) {
+      DynTypedNodeList Calls = Ast.getParents(*Member);
+      const auto *Method = Calls.empty() ? nullptr : Calls[0].get<CXXMemberCallExpr>();
+      return Method && Method->getMethodDecl() && Method->getMethodDecl()->getIdentifier() &&
+             Method->getMethodDecl()->getName() == "clone";
+    }
+    if (!isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr>(Parent))
+      return false;
+    Current = Parent;
+  }
+}
+
+} // namespace
+
+const FieldDecl *sharedWrittenMember(ASTContext &Ast, const CallExpr &FromBlob) {
+  if (FromBlob.getNumArgs() == 0 || isClonedWhereMade(Ast, FromBlob))
+    return nullptr;
+  const FieldDecl *Field = memberPointedInto(FromBlob.getArg(0));
+  const auto *Class = Field ? dyn_cast<CXXRecordDecl>(Field->getParent()) : nullptr;
+  if (!Class || !Class->hasDefinition() || Field->getType().isConstQualified())
+    return nullptr;
+  const auto ViewedByFromBlob = hasAncestor(
+      callExpr(callee(functionDecl(hasAnyName("::torch::from_blob", "::at::from_blob")))));
+  for (const CXXMethodDecl *Method : Class->methods()) {
+    const FunctionDecl *Definition = nullptr;
+    if (isa<CXXConstructorDecl>(Method) || !Method->hasBody(Definition) || !Definition->getBody())
+      continue;
+    ExprMutationAnalyzer Writes(*Definition->getBody(), Ast);
+    for (const BoundNodes &Use :
+         match(findAll(memberExpr(member(equalsNode(Field)), unless(ViewedByFromBlob)).bind("use")),
+               *Definition->getBody(), Ast))
+      if (Writes.isMutated(Use.getNodeAs<Expr>("use")))
+        return Field;
+  }
+  return nullptr;
+}
+
+} // namespace to_device_migrate
