@@ -58,27 +58,46 @@ bool isClonedWhereMade(ASTContext &Ast, const Expr &Call) {
   }
 }
 
+/// The class whose member function `E` is written in, if any.
+const CXXRecordDecl *enclosingClass(ASTContext &Ast, const Expr &E) {
+  DynTypedNodeList Parents = Ast.getParents(E);
+  while (!Parents.empty()) {
+    if (const auto *Method = Parents[0].get<CXXMethodDecl>())
+      return Method->getParent();
+    if (Parents[0].get<Decl>() && !Parents[0].get<VarDecl>())
+      return nullptr;
+    Parents = Ast.getParents(Parents[0]);
+  }
+  return nullptr;
+}
+
 } // namespace
 
 const FieldDecl *sharedWrittenMember(ASTContext &Ast, const CallExpr &FromBlob) {
   if (FromBlob.getNumArgs() == 0 || isClonedWhereMade(Ast, FromBlob))
     return nullptr;
   const FieldDecl *Field = memberPointedInto(FromBlob.getArg(0));
-  const auto *Class = Field ? dyn_cast<CXXRecordDecl>(Field->getParent()) : nullptr;
-  if (!Class || !Class->hasDefinition() || Field->getType().isConstQualified())
+  const auto *Owner = Field ? dyn_cast<CXXRecordDecl>(Field->getParent()) : nullptr;
+  if (!Owner || Field->getType().isConstQualified())
     return nullptr;
   const auto ViewedByFromBlob = hasAncestor(
       callExpr(callee(functionDecl(hasAnyName("::torch::from_blob", "::at::from_blob")))));
-  for (const CXXMethodDecl *Method : Class->methods()) {
-    const FunctionDecl *Definition = nullptr;
-    if (isa<CXXConstructorDecl>(Method) || !Method->hasBody(Definition) || !Definition->getBody())
+  // The member's own class, and the class of the function viewing it (a
+  // derived environment writing its base's board).
+  for (const CXXRecordDecl *Class : {Owner, enclosingClass(Ast, FromBlob)}) {
+    if (!Class || !Class->hasDefinition())
       continue;
-    ExprMutationAnalyzer Writes(*Definition->getBody(), Ast);
-    for (const BoundNodes &Use :
-         match(findAll(memberExpr(member(equalsNode(Field)), unless(ViewedByFromBlob)).bind("use")),
-               *Definition->getBody(), Ast))
-      if (Writes.isMutated(Use.getNodeAs<Expr>("use")))
-        return Field;
+    for (const CXXMethodDecl *Method : Class->methods()) {
+      const FunctionDecl *Definition = nullptr;
+      if (isa<CXXConstructorDecl>(Method) || !Method->hasBody(Definition) || !Definition->getBody())
+        continue;
+      ExprMutationAnalyzer Writes(*Definition->getBody(), Ast);
+      for (const BoundNodes &Use :
+           match(findAll(memberExpr(member(equalsNode(Field)), unless(ViewedByFromBlob)).bind("use")),
+                 *Definition->getBody(), Ast))
+        if (Writes.isMutated(Use.getNodeAs<Expr>("use")))
+          return Field;
+    }
   }
   return nullptr;
 }

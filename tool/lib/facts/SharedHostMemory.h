@@ -12,8 +12,9 @@
 namespace to_device_migrate {
 
 /// The member whose memory `FromBlob` (a `torch::from_blob` call) views when
-/// the tensor is not cloned where it is made and a function of the member's
-/// class other than its constructors writes the member
+/// the tensor is not cloned where it is made and a function other than a
+/// constructor, of the member's class or of the class whose function makes
+/// the tensor (a derived class writing its base's buffer), writes the member
 /// (ExprMutationAnalyzer; a `.data()` handed to `from_blob` is not a write).
 /// Null otherwise.
 const clang::FieldDecl *sharedWrittenMember(clang::ASTContext &Ast, const clang::CallExpr &FromBlob);
