@@ -109,13 +109,27 @@ bool isNamedFunction(const FunctionDecl *F, llvm::ArrayRef<llvm::StringRef> Name
   return F && F->getIdentifier() && llvm::is_contained(Names, F->getName());
 }
 
+/// Is `Call` a call of register_module() or replace_module(), resolved or,
+/// in a class template, still dependent (`register_module("fc", fc)` on
+/// the template's own `this`)?
+bool isRegistrationCall(const CallExpr &Call) {
+  if (isNamedFunction(Call.getDirectCallee(), {"register_module", "replace_module"}))
+    return true;
+  const Expr *Callee = Call.getCallee() ? Call.getCallee()->IgnoreImplicit() : nullptr;
+  std::string Name;
+  if (const auto *Dependent = dyn_cast_or_null<CXXDependentScopeMemberExpr>(Callee))
+    Name = Dependent->getMember().getAsString();
+  else if (const auto *Unresolved = dyn_cast_or_null<OverloadExpr>(Callee))
+    Name = Unresolved->getName().getAsString();
+  return Name == "register_module" || Name == "replace_module";
+}
+
 /// Does `E` call register_module() (or register_parameter, replace_module)?
 bool callsRegisterModule(const Stmt *S) {
   if (!S)
     return false;
-  if (const auto *Call = dyn_cast<CallExpr>(S))
-    if (isNamedFunction(Call->getDirectCallee(), {"register_module", "replace_module"}))
-      return true;
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && isRegistrationCall(*Call))
+    return true;
   if (const auto *Dependent = dyn_cast<CXXDependentScopeMemberExpr>(S))
     if (Dependent->getMember().getAsString() == "register_module")
       return true;
@@ -836,7 +850,7 @@ bool isRegisteredSubmodule(const FieldDecl &Field) {
         Found = true;
     bool Registers = false;
     if (const auto *Call = dyn_cast<CallExpr>(S))
-      Registers = isNamedFunction(Call->getDirectCallee(), {"register_module", "replace_module"});
+      Registers = isRegistrationCall(*Call);
     for (const Stmt *Child : S->children())
       Visit(Child, InRegistration || Registers);
   };
