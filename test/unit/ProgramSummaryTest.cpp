@@ -72,10 +72,24 @@ TEST(ProgramSummaryTest, MemberGivenOnlyCpuParametersAndGettersThroughIt) {
   EXPECT_EQ(Chosen.placementOf("observations")->Returns.What, ReturnSummary::Device);
 }
 
+TEST(ProgramSummaryTest, MemberFilledOnACpuOnlyDevice) {
+  TranslationUnitSummary Storage, Main;
+  // observations_ = zeros(n, TensorOptions(device)) in the constructor, and
+  // zeros(n, TensorOptions(device_)) in clear(), device_(device).
+  Storage.FieldDevices = {forwarded("observations_", 0, "storage", 1),
+                          {"observations_", 0, DeviceArgument::Member, "device_"}};
+  Storage.DeviceMemberValues = {forwarded("device_", 0, "storage", 1)};
+  Main.DeviceArguments = {cpu("storage", 1)};
+  EXPECT_TRUE(ProgramSummary::merge({Storage, Main}).isHostChosenField("observations_"));
+  Main.DeviceArguments = {other("storage", 1)};
+  EXPECT_FALSE(ProgramSummary::merge({Storage, Main}).isHostChosenField("observations_"));
+}
+
 TEST(ProgramSummaryTest, DevicesSurviveTheSummaryCache) {
   TranslationUnitSummary Unit;
   Unit.DeviceArguments = {forwarded("buffer", 0, "runner", 2), cpu("runner", 2)};
   Unit.DeviceMemberValues = {other("device_")};
+  Unit.FieldDevices = {{"observations_", 0, DeviceArgument::Member, "device_"}};
   PlacementSummary Getter;
   Getter.Returns = {ReturnSummary::ThroughMember, 0, "device_"};
   Unit.Placements["observations"] = Getter;
@@ -88,6 +102,9 @@ TEST(ProgramSummaryTest, DevicesSurviveTheSummaryCache) {
   ASSERT_EQ(Read->DeviceMemberValues.size(), 1u);
   EXPECT_EQ(Read->DeviceMemberValues[0].What, DeviceArgument::Other);
   EXPECT_EQ(Read->Placements.at("observations").Returns, Getter.Returns);
+  ASSERT_EQ(Read->FieldDevices.size(), 1u);
+  EXPECT_EQ(Read->FieldDevices[0].What, DeviceArgument::Member);
+  EXPECT_EQ(Read->FieldDevices[0].From, "device_");
 }
 
 } // namespace

@@ -311,6 +311,9 @@ std::unique_ptr<PlacementFlow> analysePlacement(ASTContext &Ast, llvm::ArrayRef<
     Whole.IsHostBuiltField = [Program](const FieldDecl &Field) {
       return Program->isHostBuiltField(usrOf(&Field));
     };
+    Whole.IsHostChosenField = [Program](const FieldDecl &Field) {
+      return Program->isHostChosenField(usrOf(&Field));
+    };
   }
   if (const ProgramSummary *Devices = Calls ? Calls : Program)
     Whole.IsCpuDevice = [Devices](const ValueDecl &Device) { return isCpuOnlyIn(*Devices, Device); };
@@ -344,6 +347,22 @@ TranslationUnitSummary ParseFacts::summarize(ASTContext &Ast, llvm::ArrayRef<Dec
     Own = analysePlacement(Ast, Decls, Files, nullptr, nullptr, &Local);
     Flow = Own.get();
   }
+  Flow->forEachHostChosenField([&](const FieldDecl &Field, const ValueDecl *Device) {
+    std::string Usr = usrOf(&Field);
+    if (Usr.empty())
+      return;
+    if (!Device) {
+      Summary.HostChosenFields.push_back(std::move(Usr));
+      return;
+    }
+    DeviceArgument Through{std::move(Usr), 0, DeviceArgument::Member, usrOf(Device)};
+    if (const auto *Param = dyn_cast<ParmVarDecl>(Device)) {
+      Through.What = DeviceArgument::Forwarded;
+      Through.From = usrOf(dyn_cast<FunctionDecl>(Param->getDeclContext()));
+      Through.FromIndex = Param->getFunctionScopeIndex();
+    }
+    Summary.FieldDevices.push_back(std::move(Through));
+  });
   Flow->forEachSummary([&](const FunctionDecl &F, const PlacementSummary &Placement) {
     if (std::string Usr = usrOf(&F); !Usr.empty())
       Summary.Placements.emplace(std::move(Usr), Placement);

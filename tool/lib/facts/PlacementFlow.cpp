@@ -191,6 +191,20 @@ public:
     return Whole.Elsewhere ? Whole.Elsewhere(Callee) : nullptr;
   }
 
+  void forEachHostChosenField(
+      llvm::function_ref<void(const FieldDecl &, const ValueDecl *)> Visit) const {
+    for (const auto &[D, Node] : DeclNodes)
+      if (const auto *Field = dyn_cast<FieldDecl>(D)) {
+        const Facts &Class = Classes[findConst(Node)];
+        if (Class.Device)
+          continue;
+        if (Class.FromHost)
+          Visit(*Field, nullptr);
+        else if (Class.ThroughDevice)
+          Visit(*Field, Class.ThroughDevice);
+      }
+  }
+
   void forEachSummary(llvm::function_ref<void(const FunctionDecl &, const PlacementSummary &)> Visit) const {
     for (const FunctionDecl *F : Functions)
       if (const PlacementSummary *Summary = summaryOf(*F))
@@ -210,9 +224,11 @@ private:
     /// host-built tensor, `operand()`: the rules move that one at each use
     /// by device code, HostBuiltTensorRule.)
     bool FromHost = false;
-    /// Holds a transfer to this device member (`.to(device_)`), which the
-    /// first pass cannot place: the program's constructions decide it.
-    const FieldDecl *ThroughMember = nullptr;
+    /// Holds a transfer to this device member (`.to(device_)`), or a
+    /// factory given this device parameter or member as its options
+    /// (`torch::zeros(n, torch::TensorOptions(device))`), which the first
+    /// pass cannot place: the program's calls and constructions decide it.
+    const ValueDecl *ThroughDevice = nullptr;
     bool Escapes = false; ///< returned, kept in a member or global, or handed to unseen code
     bool Kept = false;    ///< kept in a member or a global: it outlives its function's call
     llvm::SmallVector<const ParmVarDecl *, 1> Params; ///< parameters in it
@@ -254,8 +270,8 @@ private:
     Into.Kept |= From.Kept;
     Into.CrossesToDevice |= From.CrossesToDevice;
     Into.FromHost |= From.FromHost;
-    if (!Into.ThroughMember)
-      Into.ThroughMember = From.ThroughMember;
+    if (!Into.ThroughDevice)
+      Into.ThroughDevice = From.ThroughDevice;
     Into.Params.append(From.Params.begin(), From.Params.end());
     Into.ParamFields.append(From.ParamFields.begin(), From.ParamFields.end());
     return A;
@@ -277,6 +293,7 @@ private:
       Classes[N].Escapes = Classes[N].Kept = Var->hasGlobalStorage();
     } else if (const auto *Field = dyn_cast<FieldDecl>(D)) {
       Classes[N].Host = Whole.IsHostBuiltField && Whole.IsHostBuiltField(*Field);
+      Classes[N].FromHost = Whole.IsHostChosenField && Whole.IsHostChosenField(*Field);
       Classes[N].Escapes = Classes[N].Kept = true;
     }
     return N;
@@ -491,8 +508,8 @@ private:
         Summary.Returns = {ReturnSummary::Parameter, (*Param)->getFunctionScopeIndex()};
       else if (Class.Host || Class.FromHost) // nothing here moves it: on the host
         Summary.Returns = {ReturnSummary::HostBuilt, 0};
-      else if (Class.ThroughMember)
-        Summary.Returns = {ReturnSummary::ThroughMember, 0, usrOf(Class.ThroughMember)};
+      else if (const auto *Member = dyn_cast_or_null<FieldDecl>(Class.ThroughDevice))
+        Summary.Returns = {ReturnSummary::ThroughMember, 0, usrOf(Member)};
     }
     return Summary;
   }
@@ -813,13 +830,50 @@ private:
   /// (`x.options()`, `x.device()`) or the device a device expression names.
   unsigned factory(const CallExpr &Call) {
     const unsigned Site = site(Call);
+    const CpuDevices IsCpu = Whole.IsCpuDevice ? CpuDevices(Whole.IsCpuDevice) : CpuDevices();
     for (const Expr *Arg : Call.arguments()) {
       const unsigned Value = value(Arg);
-      if (isTensorOptionsType(Arg->getType()) || isDeviceExpression(*ignoreConversions(Arg)))
+      if (isTensorOptionsType(Arg->getType()) || isDeviceExpression(*ignoreConversions(Arg))) {
         unite(Site, optionsPlace(*Arg));
+        // Options naming the CPU alone (`torch::TensorOptions(device)`, a
+        // device every construction hands `torch::kCPU`): a host tensor by
+        // the program's choice, as a `.to(torch::kCPU)` copy is.
+        if (namesOnlyTheCpu(*ignoreConversions(Arg), IsCpu))
+          factsOf(Site).FromHost = true;
+        else if (const ValueDecl *Device = Whole.KnowsEveryDevice ? nullptr : deviceNamedBy(*Arg))
+          factsOf(Site).ThroughDevice = Device;
+      }
       (void)Value;
     }
     return Site;
+  }
+
+  /// The one device parameter or member options name, and nothing else
+  /// that could choose (`torch::TensorOptions(device)`, `.device(device_)`
+  /// after a dtype); null otherwise.
+  static const ValueDecl *deviceNamedBy(const Expr &Options) {
+    const ValueDecl *Named = nullptr;
+    bool Other = false;
+    std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+      if (!S || Other)
+        return;
+      if (isa<AbstractConditionalOperator>(S))
+        Other = true;
+      const ValueDecl *Device = nullptr;
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && isa<ParmVarDecl>(Ref->getDecl()))
+        Device = Ref->getDecl();
+      else if (const auto *Member = dyn_cast<MemberExpr>(S); Member && isa<FieldDecl>(Member->getMemberDecl()))
+        Device = Member->getMemberDecl();
+      if (Device && (isDeviceType(Device->getType()) || isDeviceTypeEnum(Device->getType()))) {
+        Other |= Named && Named != Device;
+        Named = Device;
+        return;
+      }
+      for (const Stmt *Child : S->children())
+        Visit(Child);
+    };
+    Visit(&Options);
+    return Other ? nullptr : Named;
   }
 
   /// The class a tensor-options or device expression puts a factory in: a
@@ -867,7 +921,7 @@ private:
       if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
           Field && isDeviceExpression(*Member)) {
         const unsigned Copy = fresh(); // where the program's constructions put `device_`
-        Classes[Copy].ThroughMember = Field;
+        Classes[Copy].ThroughDevice = Field;
         return Copy;
       }
     return deviceNode();
@@ -998,6 +1052,10 @@ bool PlacementFlow::isMovedWhereDefined(const VarDecl &Var) const { return State
 bool PlacementFlow::isMovedWhereUsed(const Expr &Use) const { return State->isMovedWhereUsed(Use); }
 bool PlacementFlow::staysOnHost(const Expr &Site) const { return State->staysOnHost(Site); }
 const PlacementSummary *PlacementFlow::summaryOf(const FunctionDecl &F) const { return State->calleeSummary(F); }
+void PlacementFlow::forEachHostChosenField(
+    llvm::function_ref<void(const FieldDecl &, const ValueDecl *)> Visit) const {
+  State->forEachHostChosenField(Visit);
+}
 void PlacementFlow::forEachSummary(
     llvm::function_ref<void(const FunctionDecl &, const PlacementSummary &)> Visit) const {
   State->forEachSummary(Visit);

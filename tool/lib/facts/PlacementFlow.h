@@ -108,6 +108,10 @@ public:
     /// True for a member of the program's classes that host code builds,
     /// in whatever files (ProgramSummary::isHostBuiltField(); may be null).
     std::function<bool(const clang::FieldDecl &)> IsHostBuiltField;
+    /// True for a tensor member the program fills with host tensors by its
+    /// own choice (a factory given the CPU, a `.to(torch::kCPU)` copy), in
+    /// whatever file (ProgramSummary::isHostChosenField(); may be null).
+    std::function<bool(const clang::FieldDecl &)> IsHostChosenField;
     /// True for a device parameter or member the program gives only the CPU
     /// (ProgramSummary::isCpuOnlyParameter(), isCpuOnlyMember(); may be
     /// null): a transfer to it is a host copy.
@@ -155,6 +159,13 @@ public:
   /// The summary of `F`: from the analysed files, else from the rest of the
   /// program (Program::Elsewhere); null if neither has it.
   const PlacementSummary *summaryOf(const clang::FunctionDecl &F) const;
+  /// Every tensor member whose class here does not meet the device and
+  /// holds host tensors the program chose (a factory given the CPU, a
+  /// `.to(torch::kCPU)` copy: `Device` null), or tensors made on or moved to
+  /// a device parameter or member this parse cannot decide (`Device`), for
+  /// the first pass.
+  void forEachHostChosenField(
+      llvm::function_ref<void(const clang::FieldDecl &, const clang::ValueDecl *Device)> Visit) const;
   /// Every summary of the analysed files, for the first pass.
   void forEachSummary(llvm::function_ref<void(const clang::FunctionDecl &, const PlacementSummary &)> Visit) const;
 

@@ -178,7 +178,19 @@ llvm::StringSet<> cpuMembers(llvm::ArrayRef<TranslationUnitSummary> Units,
 const char *deviceArgumentName(DeviceArgument::Kind Kind) {
   return Kind == DeviceArgument::Cpu         ? "cpu"
          : Kind == DeviceArgument::Forwarded ? "forwarded"
+         : Kind == DeviceArgument::Member    ? "member"
                                              : "other";
+}
+
+/// The devices given to members, as JSON (read by readDeviceValues()).
+json::Array deviceValues(const std::vector<DeviceArgument> &Values) {
+  json::Array Out;
+  for (const DeviceArgument &Value : Values)
+    Out.push_back(json::Object{{"member", Value.Callee},
+                               {"what", deviceArgumentName(Value.What)},
+                               {"from", Value.From},
+                               {"from-index", Value.FromIndex}});
+  return Out;
 }
 
 /// Reads `Key`'s list of DeviceArgument, each naming its parameter's
@@ -201,6 +213,7 @@ bool readDeviceValues(const json::Object &Object, llvm::StringRef Key, llvm::Str
       return false;
     const DeviceArgument::Kind Kind = *What == "cpu"         ? DeviceArgument::Cpu
                                       : *What == "forwarded" ? DeviceArgument::Forwarded
+                                      : *What == "member"    ? DeviceArgument::Member
                                                              : DeviceArgument::Other;
     Out.push_back({Callee->str(), static_cast<unsigned>(*Index), Kind, From->str(),
                    static_cast<unsigned>(*FromIndex)});
@@ -225,12 +238,7 @@ json::Value TranslationUnitSummary::toJSON() const {
                                    {"what", deviceArgumentName(Argument.What)},
                                    {"from", Argument.From},
                                    {"from-index", Argument.FromIndex}});
-  json::Array Members;
-  for (const DeviceArgument &Value : DeviceMemberValues)
-    Members.push_back(json::Object{{"member", Value.Callee},
-                                   {"what", deviceArgumentName(Value.What)},
-                                   {"from", Value.From},
-                                   {"from-index", Value.FromIndex}});
+  json::Array Members = deviceValues(DeviceMemberValues);
   json::Object Placements;
   for (const auto &[Usr, Summary] : this->Placements)
     Placements[Usr] = Summary.toJSON();
@@ -244,9 +252,11 @@ json::Value TranslationUnitSummary::toJSON() const {
                       {"host-written-fields", strings(HostWrittenFields)},
                       {"factory-built-fields", strings(FactoryBuiltFields)},
                       {"otherwise-set-fields", strings(OtherwiseSetFields)},
+                      {"host-chosen-fields", strings(HostChosenFields)},
                       {"tensor-arguments", std::move(Arguments)},
                       {"device-arguments", std::move(Devices)},
                       {"device-member-values", std::move(Members)},
+                      {"field-devices", deviceValues(FieldDevices)},
                       {"input-parameters", listMap(InputParameters)},
                       {"placements", std::move(Placements)}};
 }
@@ -263,6 +273,7 @@ std::optional<TranslationUnitSummary> TranslationUnitSummary::fromJSON(const jso
       !readStrings(*Object, "host-written-fields", Summary.HostWrittenFields) ||
       !readStrings(*Object, "factory-built-fields", Summary.FactoryBuiltFields) ||
       !readStrings(*Object, "otherwise-set-fields", Summary.OtherwiseSetFields) ||
+      !readStrings(*Object, "host-chosen-fields", Summary.HostChosenFields) ||
       !readListMap(*Object, "input-parameters", Summary.InputParameters))
     return std::nullopt;
   const json::Object *Placements = Object->getObject("placements");
@@ -287,7 +298,8 @@ std::optional<TranslationUnitSummary> TranslationUnitSummary::fromJSON(const jso
     Summary.TensorArguments.push_back({Callee->str(), static_cast<unsigned>(*Index), *HostData});
   }
   if (!readDeviceValues(*Object, "device-arguments", "callee", Summary.DeviceArguments) ||
-      !readDeviceValues(*Object, "device-member-values", "member", Summary.DeviceMemberValues))
+      !readDeviceValues(*Object, "device-member-values", "member", Summary.DeviceMemberValues) ||
+      !readDeviceValues(*Object, "field-devices", "member", Summary.FieldDevices))
     return std::nullopt;
   const json::Array *Uses = Object->getArray("uses");
   if (!Uses)
@@ -322,6 +334,7 @@ ProgramSummary ProgramSummary::merge(llvm::ArrayRef<TranslationUnitSummary> Unit
     Program.HostWrittenFields.insert(Unit.HostWrittenFields.begin(), Unit.HostWrittenFields.end());
     Program.FactoryBuiltFields.insert(Unit.FactoryBuiltFields.begin(), Unit.FactoryBuiltFields.end());
     Program.OtherwiseSetFields.insert(Unit.OtherwiseSetFields.begin(), Unit.OtherwiseSetFields.end());
+    Program.HostChosenFields.insert(Unit.HostChosenFields.begin(), Unit.HostChosenFields.end());
     for (const FunctionUse &Use : Unit.Uses)
       UsesOf[Use.Callee].push_back(&Use);
     // A header's function is summarised by each parse that includes it: the
@@ -334,6 +347,19 @@ ProgramSummary ProgramSummary::merge(llvm::ArrayRef<TranslationUnitSummary> Unit
   for (const auto &[Usr, Index] : CpuParameters)
     Program.CpuParameters[Usr].push_back(Index);
   Program.CpuMembers = cpuMembers(Units, CpuParameters);
+  // Members filled on a device the program gives only the CPU: host tensors
+  // by its choice, as those a file's own analysis could decide.
+  llvm::StringMap<bool> AllCpu;
+  for (const TranslationUnitSummary &Unit : Units)
+    for (const DeviceArgument &Value : Unit.FieldDevices) {
+      const bool Cpu = Value.What == DeviceArgument::Member ? Program.CpuMembers.count(Value.From) > 0
+                                                            : isCpuOnly(Value, CpuParameters);
+      auto [Entry, New] = AllCpu.try_emplace(Value.Callee, true);
+      Entry->second = Entry->second && Cpu;
+    }
+  for (const auto &Entry : AllCpu)
+    if (Entry.getValue())
+      Program.HostChosenFields.insert(Entry.getKey());
   // What a function returns through a device member (`items_[i]`, filled
   // with `.to(device_)`) is where the whole program says that member is.
   for (auto &Entry : Program.Placements) {

@@ -58,7 +58,8 @@ struct DeviceArgument {
   enum Kind {
     Cpu,       ///< names the CPU alone (TorchTypes.h, namesOnlyTheCpu())
     Forwarded, ///< the caller's own device parameter `FromIndex` of `From`
-    Other,     ///< anything else: a choice, a member, a call
+    Member,    ///< the device member `From`
+    Other,     ///< anything else: a choice, a call
   } What = Other;
   std::string From; ///< USR, for Forwarded
   unsigned FromIndex = 0;
@@ -89,6 +90,13 @@ struct TranslationUnitSummary {
   /// Tensor members of the program's classes (HostWrites.h, FieldWrite):
   /// filled by host code, given a factory's tensor, given anything else.
   std::vector<std::string> HostWrittenFields, FactoryBuiltFields, OtherwiseSetFields;
+  /// Tensor members its analysis finds holding host tensors the program
+  /// chose, and nothing of the device's (PlacementFlow::forEachHostChosenField()).
+  std::vector<std::string> HostChosenFields;
+  /// Tensor members its analysis finds holding tensors made on or moved to
+  /// a device parameter or member it cannot decide (Callee: the member; the
+  /// device: Forwarded or Member), for the merge to decide.
+  std::vector<DeviceArgument> FieldDevices;
   /// Every tensor its calls hand to a parameter of the program's functions.
   std::vector<TensorArgument> TensorArguments;
   /// Every device its calls hand to a device parameter of the program's
@@ -146,6 +154,10 @@ public:
   bool receivesHostData(llvm::StringRef Usr, unsigned Index) const {
     return hasIndex(HostDataParameters, Usr, Index);
   }
+  /// True if tensor member `Usr` holds host tensors the program chose
+  /// (`torch::zeros(n, torch::TensorOptions(device))` with a device the
+  /// program gives only the CPU), as some file's analysis found.
+  bool isHostChosenField(llvm::StringRef Usr) const { return HostChosenFields.count(Usr); }
   /// True if every call of the program hands device parameter `Index` of
   /// function `Usr` the CPU alone, itself or through a caller's parameter
   /// that every call hands it (`Storage(n, torch::kCPU)`): a device the
@@ -170,7 +182,8 @@ private:
                        unsigned Index);
 
   llvm::StringSet<> Defined, FreeFunctions, PerSample, HostBuilt, Constructed;
-  llvm::StringSet<> HostWrittenFields, FactoryBuiltFields, OtherwiseSetFields, CpuMembers;
+  llvm::StringSet<> HostWrittenFields, FactoryBuiltFields, OtherwiseSetFields, CpuMembers,
+      HostChosenFields;
   llvm::StringMap<std::vector<unsigned>> ModuleInitializers, HostDataParameters, CpuParameters;
   llvm::StringMap<std::vector<std::string>> MemberInitializers;
   llvm::StringMap<PlacementSummary> Placements;

@@ -188,6 +188,13 @@ bool namesOnlyCpu(const Stmt *S, bool &SawCpu, CpuDevices IsCpu = {}) {
       return SawCpu = true;
     return false;
   }
+  // `torch::TensorOptions(device)` with a device member the program gives
+  // only the CPU (asked of the program, not of the member's initialisers
+  // here: those may name other members).
+  if (const auto *Member = dyn_cast<MemberExpr>(S))
+    if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+        Field && isDeviceType(Field->getType()))
+      return IsCpu && IsCpu(*Field) && (SawCpu = true);
   if (const auto *Text = dyn_cast<StringLiteral>(S)) {
     SawCpu |= Text->getString() == "cpu";
     return Text->getString() == "cpu";

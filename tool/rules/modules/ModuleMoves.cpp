@@ -12,31 +12,43 @@ using namespace clang;
 namespace to_device_migrate {
 namespace {
 
-/// `net->to(device)` for one module spelled `Object`, held as `Handle`
+/// `Object` as the operand of a postfix `.` or `->`: a dereference as
+/// written (`*model`, from `torch::load(*model, path)`) in parentheses, or
+/// the member access would bind to its pointer (`*model->to(...)`).
+std::string postfixOperand(llvm::StringRef Object) {
+  const llvm::StringRef Text = Object.ltrim();
+  if (!Text.empty() && (Text.front() == '*' || Text.front() == '&'))
+    return ("(" + Object + ")").str();
+  return Object.str();
+}
+
+/// `net->to(device)` for one module spelled `Written`, held as `Handle`
 /// (through a pointer when `Pointer`).
-std::string moveOf(llvm::StringRef Object, ModuleHandle Handle, bool Pointer,
+std::string moveOf(llvm::StringRef Written, ModuleHandle Handle, bool Pointer,
                    llvm::StringRef Device) {
+  const std::string Object = postfixOperand(Written);
   const std::string To = ("to(" + Device + ")").str();
   switch (Handle) {
   case ModuleHandle::Object:
   case ModuleHandle::Script:
-    return (Object + (Pointer ? "->" : ".") + To).str();
+    return Object + (Pointer ? "->" : ".") + To;
   case ModuleHandle::AnyModule:
-    return (Object + (Pointer ? "->" : ".") + "ptr()->" + To).str();
+    return Object + (Pointer ? "->" : ".") + "ptr()->" + To;
   default: // a holder or a smart pointer
-    return ((Pointer ? "(*" + Object + ")" : Object.str()) + "->" + To).str();
+    return (Pointer ? "(*" + Object + ")" : Object) + "->" + To;
   }
 }
 
 /// The module itself (a torch::nn::Module&), for broadcast_parameters().
-std::string referenceOf(llvm::StringRef Object, ModuleHandle Handle, bool Pointer) {
+std::string referenceOf(llvm::StringRef Written, ModuleHandle Handle, bool Pointer) {
+  const std::string Object = postfixOperand(Written);
   switch (Handle) {
   case ModuleHandle::Object:
-    return ((Pointer ? "*" : "") + Object).str();
+    return (Pointer ? "*" : "") + Object;
   case ModuleHandle::AnyModule:
-    return ("*" + Object + (Pointer ? "->" : ".") + "ptr()").str();
+    return "*" + Object + (Pointer ? "->" : ".") + "ptr()";
   default:
-    return ((Pointer ? "**" : "*") + Object).str();
+    return (Pointer ? "**" : "*") + Object;
   }
 }
 
