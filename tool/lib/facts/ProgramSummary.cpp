@@ -121,12 +121,9 @@ llvm::StringMap<std::vector<unsigned>> hostDataParameters(llvm::ArrayRef<Transla
   return Parameters;
 }
 
-/// The device parameters every call of the program hands the CPU alone
-/// (ProgramSummary::isCpuOnlyParameter()): to a fixed point, from those
-/// handed `torch::kCPU` to those handed such a parameter. A parameter in a
-/// cycle of forwards with no CPU at its start is not one.
 using DeviceSlot = std::pair<std::string, unsigned>; ///< a function's USR, a parameter's index
 
+/// `Value` is the CPU alone, itself or through a parameter in `CpuParameters`.
 bool isCpuOnly(const DeviceArgument &Value, const std::set<DeviceSlot> &CpuParameters) {
   return Value.What == DeviceArgument::Cpu ||
          (Value.What == DeviceArgument::Forwarded &&
@@ -159,14 +156,16 @@ std::set<DeviceSlot> cpuParameters(llvm::ArrayRef<TranslationUnitSummary> Units)
   return Cpu;
 }
 
-/// The device members the program gives nothing but the CPU (ProgramSummary::isCpuOnlyMember()).
-llvm::StringSet<> cpuMembers(llvm::ArrayRef<TranslationUnitSummary> Units,
-                             const std::set<DeviceSlot> &CpuParameters) {
+/// The members (`Callee`s of the units' `Values`) every value of which,
+/// in any unit, `IsCpu` says is the CPU alone.
+llvm::StringSet<> everyValueCpu(llvm::ArrayRef<TranslationUnitSummary> Units,
+                                std::vector<DeviceArgument> TranslationUnitSummary::*Values,
+                                llvm::function_ref<bool(const DeviceArgument &)> IsCpu) {
   llvm::StringMap<bool> AllCpu;
   for (const TranslationUnitSummary &Unit : Units)
-    for (const DeviceArgument &Value : Unit.DeviceMemberValues) {
+    for (const DeviceArgument &Value : Unit.*Values) {
       auto [Entry, New] = AllCpu.try_emplace(Value.Callee, true);
-      Entry->second = Entry->second && isCpuOnly(Value, CpuParameters);
+      Entry->second = Entry->second && IsCpu(Value);
     }
   llvm::StringSet<> Members;
   for (const auto &Entry : AllCpu)
@@ -346,20 +345,20 @@ ProgramSummary ProgramSummary::merge(llvm::ArrayRef<TranslationUnitSummary> Unit
   const std::set<DeviceSlot> CpuParameters = cpuParameters(Units);
   for (const auto &[Usr, Index] : CpuParameters)
     Program.CpuParameters[Usr].push_back(Index);
-  Program.CpuMembers = cpuMembers(Units, CpuParameters);
-  // Members filled on a device the program gives only the CPU: host tensors
-  // by its choice, as those a file's own analysis could decide.
-  llvm::StringMap<bool> AllCpu;
-  for (const TranslationUnitSummary &Unit : Units)
-    for (const DeviceArgument &Value : Unit.FieldDevices) {
-      const bool Cpu = Value.What == DeviceArgument::Member ? Program.CpuMembers.count(Value.From) > 0
-                                                            : isCpuOnly(Value, CpuParameters);
-      auto [Entry, New] = AllCpu.try_emplace(Value.Callee, true);
-      Entry->second = Entry->second && Cpu;
-    }
-  for (const auto &Entry : AllCpu)
-    if (Entry.getValue())
-      Program.HostChosenFields.insert(Entry.getKey());
+  // The device members the program gives nothing but the CPU.
+  Program.CpuMembers = everyValueCpu(Units, &TranslationUnitSummary::DeviceMemberValues,
+                                     [&](const DeviceArgument &Value) {
+                                       return isCpuOnly(Value, CpuParameters);
+                                     });
+  // Tensor members filled on a device the program gives only the CPU: host
+  // tensors by its choice, as those a file's own analysis could decide.
+  for (const auto &Field : everyValueCpu(Units, &TranslationUnitSummary::FieldDevices,
+                                         [&](const DeviceArgument &Value) {
+                                           return Value.What == DeviceArgument::Member
+                                                      ? Program.CpuMembers.count(Value.From) > 0
+                                                      : isCpuOnly(Value, CpuParameters);
+                                         }))
+    Program.HostChosenFields.insert(Field.getKey());
   // What a function returns through a device member (`items_[i]`, filled
   // with `.to(device_)`) is where the whole program says that member is.
   for (auto &Entry : Program.Placements) {
