@@ -61,7 +61,7 @@ struct DeviceArgument {
     Member,    ///< the device member `From`
     Other,     ///< anything else: a choice, a call
   } What = Other;
-  std::string From; ///< USR, for Forwarded
+  std::string From; ///< USR of the function (Forwarded) or of the member (Member)
   unsigned FromIndex = 0;
 };
 
