@@ -209,13 +209,6 @@ std::pair<DynTypedNodeList, const Expr *> parentsPastConversions(ASTContext &Ast
   }
 }
 
-/// The member call `Object` is the object of (`ref.data_ptr()`,
-/// `torch::from_blob(p, n).clone()`), if any.
-const CXXMemberCallExpr *methodCalledOn(ASTContext &Ast, const Expr &Object) {
-  const auto *Member = dyn_cast_or_null<MemberExpr>(userOf(Ast, Object));
-  return Member ? dyn_cast_or_null<CXXMemberCallExpr>(userOf(Ast, *Member)) : nullptr;
-}
-
 bool isNamedCall(const FunctionDecl *F, std::initializer_list<StringRef> Names) {
   return F && F->getIdentifier() && llvm::is_contained(Names, F->getName());
 }
@@ -1091,6 +1084,11 @@ bool isInputParameter(ASTContext &Ast, const ParmVarDecl &Param) {
          !anyUseIn(Function->getBody(), Param, [&](const DeclRefExpr &Ref) {
            return isReturned(Ast, Ref) || isDeviceModification(Ast, Ref, Param);
          });
+}
+
+const CXXMemberCallExpr *methodCalledOn(ASTContext &Ast, const Expr &Object) {
+  const auto *Member = dyn_cast_or_null<MemberExpr>(userOf(Ast, Object));
+  return Member ? dyn_cast_or_null<CXXMemberCallExpr>(userOf(Ast, *Member)) : nullptr;
 }
 
 std::optional<HandedTo> handedTo(ASTContext &Ast, const Expr &Arg) {

@@ -191,6 +191,11 @@ std::optional<HandedTo> handedTo(clang::ASTContext &Ast, const clang::Expr &Arg)
 bool isOnlyHandedAsHostData(clang::ASTContext &Ast, const clang::Expr &Copy,
                             llvm::function_ref<bool(const HandedTo &)> ReceivesHostData);
 
+/// The member call `Object` is the object of (`ref.data_ptr()`,
+/// `torch::from_blob(p, n).clone()`), through implicit casts, temporaries
+/// and parentheses; null if none.
+const clang::CXXMemberCallExpr *methodCalledOn(clang::ASTContext &Ast, const clang::Expr &Object);
+
 /// `f().size(0)`, `f().item<float>()`: the tensor `Call` gives is asked a
 /// host question, not used for device computation.
 bool isQueriedOnHost(clang::ASTContext &Ast, const clang::Expr &Call);

@@ -830,7 +830,6 @@ private:
   /// (`x.options()`, `x.device()`) or the device a device expression names.
   unsigned factory(const CallExpr &Call) {
     const unsigned Site = site(Call);
-    const CpuDevices IsCpu = Whole.IsCpuDevice ? CpuDevices(Whole.IsCpuDevice) : CpuDevices();
     for (const Expr *Arg : Call.arguments()) {
       const unsigned Value = value(Arg);
       if (isTensorOptionsType(Arg->getType()) || isDeviceExpression(*ignoreConversions(Arg))) {
@@ -838,7 +837,7 @@ private:
         // Options naming the CPU alone (`torch::TensorOptions(device)`, a
         // device every construction hands `torch::kCPU`): a host tensor by
         // the program's choice, as a `.to(torch::kCPU)` copy is.
-        if (namesOnlyTheCpu(*ignoreConversions(Arg), IsCpu))
+        if (namesOnlyTheCpu(*ignoreConversions(Arg), cpuDevices()))
           factsOf(Site).FromHost = true;
         else if (const ValueDecl *Device = Whole.KnowsEveryDevice ? nullptr : deviceNamedBy(*Arg))
           factsOf(Site).ThroughDevice = Device;
@@ -846,6 +845,12 @@ private:
       (void)Value;
     }
     return Site;
+  }
+
+  /// What the program says of its device parameters and members (none in a
+  /// parse that knows nothing of them).
+  CpuDevices cpuDevices() const {
+    return Whole.IsCpuDevice ? CpuDevices(Whole.IsCpuDevice) : CpuDevices();
   }
 
   /// The one device parameter or member options name, and nothing else
@@ -905,8 +910,7 @@ private:
       return value(Call.getArg(0));
     if (!isDeviceTransfer(*Member))
       return Source; // a dtype conversion, pinned memory: where the tensor is
-    const CpuDevices IsCpu = Whole.IsCpuDevice ? CpuDevices(Whole.IsCpuDevice) : CpuDevices();
-    if (Name == "cpu" || isBroughtToHost(Call, IsCpu)) {
+    if (Name == "cpu" || isBroughtToHost(Call, cpuDevices())) {
       const unsigned Copy = fresh(); // a host copy
       Classes[Copy].FromHost = true;
       return Copy;

@@ -1,4 +1,5 @@
 #include "facts/SharedHostMemory.h"
+#include "facts/HostWrites.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -38,26 +39,6 @@ const FieldDecl *memberPointedInto(const Expr *Data) {
   return nullptr;
 }
 
-/// `torch::from_blob(...).clone()`: the program copies it where it is made.
-bool isClonedWhereMade(ASTContext &Ast, const Expr &Call) {
-  const Expr *Current = &Call;
-  while (true) {
-    DynTypedNodeList Parents = Ast.getParents(*Current);
-    const auto *Parent = Parents.empty() ? nullptr : Parents[0].get<Expr>();
-    if (!Parent)
-      return false;
-    if (const auto *Member = dyn_cast<MemberExpr>(Parent)) {
-      DynTypedNodeList Calls = Ast.getParents(*Member);
-      const auto *Method = Calls.empty() ? nullptr : Calls[0].get<CXXMemberCallExpr>();
-      return Method && Method->getMethodDecl() && Method->getMethodDecl()->getIdentifier() &&
-             Method->getMethodDecl()->getName() == "clone";
-    }
-    if (!isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr>(Parent))
-      return false;
-    Current = Parent;
-  }
-}
-
 /// The class whose member function `E` is written in, if any.
 const CXXRecordDecl *enclosingClass(ASTContext &Ast, const Expr &E) {
   DynTypedNodeList Parents = Ast.getParents(E);
@@ -74,7 +55,11 @@ const CXXRecordDecl *enclosingClass(ASTContext &Ast, const Expr &E) {
 } // namespace
 
 const FieldDecl *sharedWrittenMember(ASTContext &Ast, const CallExpr &FromBlob) {
-  if (FromBlob.getNumArgs() == 0 || isClonedWhereMade(Ast, FromBlob))
+  // `torch::from_blob(...).clone()`: the program copies it where it is made.
+  const CXXMemberCallExpr *Then = methodCalledOn(Ast, FromBlob);
+  if (FromBlob.getNumArgs() == 0 ||
+      (Then && Then->getMethodDecl() && Then->getMethodDecl()->getIdentifier() &&
+       Then->getMethodDecl()->getName() == "clone"))
     return nullptr;
   const FieldDecl *Field = memberPointedInto(FromBlob.getArg(0));
   const auto *Owner = Field ? dyn_cast<CXXRecordDecl>(Field->getParent()) : nullptr;
