@@ -741,9 +741,18 @@ private:
           unite(Base, operand(Op->getArg(I)));
         return Base;
       }
-      for (const Expr *Arg : Call.arguments())
-        value(Arg);
-      return Object ? value(Object) : uniteOperands(Call, NoNode, /*AsOperands=*/false);
+      if (Object) {
+        // `t.index({idx})`, as `t[idx]`: its index tensors are where `t` is.
+        // A tensor argument (`x.view_as(y)`) only lends its shape.
+        const unsigned Base = value(Object);
+        for (const Expr *Arg : Call.arguments())
+          if (holdsTensors(Arg->getType()) && !isTensorType(Arg->getType()))
+            unite(Base, operand(Arg));
+          else
+            value(Arg);
+        return Base;
+      }
+      return uniteOperands(Call, NoNode, /*AsOperands=*/false);
     case TensorEffect::Transfer:
       return transfer(Call, Object);
     case TensorEffect::WriteElements:
