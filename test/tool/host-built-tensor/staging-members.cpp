@@ -3,8 +3,9 @@
 // by another member function through an accessor, a cast data_ptr() and
 // element writes, stay on the CPU where those writes land; where the model
 // or the loss uses them, in the class or outside it, the step's values are
-// moved. A member given a computed tensor is not host-built: it is placed,
-// and a host write into it is reported, not redirected to a copy.
+// moved. A member given a computed tensor is not host-built: a host write
+// into it is reported, not redirected to a copy; as no device code needs it,
+// it is made on the host, where that write lands.
 // RUN: %migrate %s > %t.cpp 2> %t.err
 // RUN: %strip %t.cpp | FileCheck %s
 // RUN: FileCheck --check-prefix=ERR %s < %t.err
@@ -44,10 +45,10 @@ public:
   // CHECK: torch::Tensor weights = torch::ones({4, 1});
 };
 
-// Given a computed tensor: not host-built.
+// Given a computed tensor: not host-built, but written by host code.
 struct Scratch {
   torch::Tensor values = torch::ones({4});
-  // CHECK: torch::Tensor values = torch::ones({4}, torch::device(device));
+  // CHECK: torch::Tensor values = torch::ones({4});
   void scale() { values = values * 2; }
   void poke() { values.data_ptr<float>()[0] = 1.0f; }
   // ERR: staging-members.cpp:[[@LINE-1]]:17: warning: host code writes into 'values' through data_ptr()

@@ -8,7 +8,6 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-#include "llvm/ADT/StringSwitch.h"
 
 #include <functional>
 
@@ -17,26 +16,18 @@ using namespace clang;
 namespace to_device_migrate {
 namespace {
 
-/// Is `Arg` the destination of memcpy/memmove/memset/std::fill/std::copy?
+/// Is `Arg` what a function of the C or C++ standard library writes
+/// through (TorchOps.h, hostWrittenArguments(): memcpy's destination, the
+/// range std::sort sorts)?
 bool isCalledWithDestination(const CallExpr &Call, const Expr &Arg) {
   const FunctionDecl *F = Call.getDirectCallee();
-  if (!F || !F->getIdentifier())
-    return false;
-  unsigned Destination = llvm::StringSwitch<unsigned>(F->getName())
-                             .Case("memcpy", 0)
-                             .Case("memmove", 0)
-                             .Case("memset", 0)
-                             .Case("fill", 0)
-                             .Case("fill_n", 0)
-                             .Case("copy", 2)
-                             .Case("copy_n", 2)
-                             .Default(~0u);
-  return Destination < Call.getNumArgs() &&
-         Call.getArg(Destination)->IgnoreParenImpCasts() == Arg.IgnoreParenImpCasts();
+  std::optional<WrittenArguments> Written = F ? hostWrittenArguments(*F) : std::nullopt;
+  for (unsigned I = Written ? Written->First : 0; Written && I < Written->End && I < Call.getNumArgs(); ++I)
+    if (Call.getArg(I)->IgnoreParenImpCasts() == Arg.IgnoreParenImpCasts())
+      return true;
+  return false;
 }
 
-/// Is `F` declared in namespace std, or in a class of it (`std::vector`'s
-/// constructors)?
 bool isInStandardLibrary(const FunctionDecl &F) {
   for (const DeclContext *Context = F.getDeclContext(); Context; Context = Context->getParent())
     if (Context->isStdNamespace())
@@ -44,11 +35,13 @@ bool isInStandardLibrary(const FunctionDecl &F) {
   return false;
 }
 
-/// Is `Arg` handed to a function outside the C++ standard library as a
-/// pointer to non-const (a user's `fillObservation(float *out)`, `fread(p,
-/// ...)`, `cv::Mat(h, w, CV_32F, p)`)? That function may write through it, or
-/// keep it to write later. (The standard library's algorithms and containers
-/// take `InputIt`s that are non-const pointers too, and only read them.)
+/// Is `Arg` handed to a function as a pointer to non-const (a user's
+/// `fillObservation(float *out)`, `fread(p, ...)`, `cv::Mat(h, w, CV_32F,
+/// p)`, `std::istream::read(char *, n)`)? That function may write through
+/// it, or keep it to write later. The standard library's algorithms and
+/// containers take iterators (`InputIt`) that are non-const pointers only
+/// once deduced, and read them: there a parameter counts as a pointer when
+/// its declaration, before deduction, is one.
 bool isHandedAsMutablePointer(const Expr &Call, const Expr &Arg) {
   const FunctionDecl *Callee = nullptr;
   llvm::ArrayRef<const Expr *> Args;
@@ -60,12 +53,16 @@ bool isHandedAsMutablePointer(const Expr &Call, const Expr &Arg) {
     Callee = Construct->getConstructor();
     Args = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
   }
-  if (!Callee || isInStandardLibrary(*Callee))
+  if (!Callee)
     return false;
-  for (unsigned I = 0; I < Args.size() && I < Callee->getNumParams(); ++I) {
+  const FunctionDecl *Declared = Callee;
+  if (isInStandardLibrary(*Callee))
+    if (const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern())
+      Declared = Pattern;
+  for (unsigned I = 0; I < Args.size() && I < Declared->getNumParams(); ++I) {
     if (Args[I]->IgnoreParenImpCasts() != Arg.IgnoreParenImpCasts())
       continue;
-    QualType Parameter = Callee->getParamDecl(I)->getType().getNonReferenceType();
+    QualType Parameter = Declared->getParamDecl(I)->getType().getNonReferenceType();
     return Parameter->isPointerType() && !Parameter->getPointeeType().isConstQualified();
   }
   return false;

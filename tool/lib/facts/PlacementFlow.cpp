@@ -153,7 +153,9 @@ public:
     const Facts &Class = Classes[findConst(Found->second)];
     if (Class.Device)
       return {Placement::Device, nullptr};
-    if (Class.Host)
+    // Host code builds it, or writes its memory (here, or in a function it
+    // is handed to: ParameterNeed::HostWrite), and no device code needs it.
+    if (Class.Host || Class.HostWrite)
       return {Placement::Host, nullptr};
     // A tensor the caller always gives (no default: an undefined tensor has
     // no device; not one the function assigns, `Tensor &out`, which a caller
@@ -490,8 +492,8 @@ private:
       ParameterNeed Need = ParameterNeed::None;
       if (holdsTensors(Param->getType())) {
         const Facts &Class = factsOf(nodeOf(Param));
-        Need = Class.Device      ? ParameterNeed::Device
-               : Class.HostWrite ? ParameterNeed::HostWrite
+        Need = Class.Device                                       ? ParameterNeed::Device
+               : Class.HostWrite && WrittenParams.count(Param) ? ParameterNeed::HostWrite
                : Class.Kept      ? ParameterNeed::Kept
                                  : ParameterNeed::None;
       }
@@ -679,6 +681,16 @@ private:
     return NoNode;
   }
 
+  /// Host code writes the memory of `Written` (a tensor or a view of one),
+  /// whose node is `N`: its class is colocated with host memory, and a
+  /// parameter it names is one its function writes (ParameterNeed::HostWrite;
+  /// not one merely computed with the written tensor).
+  void hostWrites(const Expr &Written, unsigned N) {
+    factsOf(N).HostWrite = true;
+    if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(viewedTensor(Written)))
+      WrittenParams.insert(Param);
+  }
+
   /// Tensors stored into an object the analysis does not follow (a struct
   /// of the program built from them, `Batch{input, target}`): they escape.
   unsigned escapes(unsigned N) {
@@ -769,7 +781,7 @@ private:
       for (const Expr *Arg : Call.arguments())
         value(Arg);
       if (Target != NoNode && Member && isWriteAccess(Ast, *Member))
-        factsOf(Target).HostWrite = true;
+        hostWrites(*Object, Target);
       return NoNode;
     }
     case TensorEffect::HostValue:
@@ -992,7 +1004,7 @@ private:
       if (Need == ParameterNeed::Device)
         unite(deviceNode(), Arg);
       else if (Need == ParameterNeed::HostWrite && Arg != NoNode)
-        factsOf(Arg).HostWrite = true;
+        hostWrites(*Call.getArg(I), Arg);
       else if (Need == ParameterNeed::Kept && Arg != NoNode)
         factsOf(Arg).Escapes = factsOf(Arg).Kept = true; // `a.set_position(p)`: a member holds it
       if (I >= Shift)
@@ -1050,6 +1062,7 @@ private:
   unsigned DeviceNode = NoNode;
   unsigned ConstructionNode = NoNode;
   llvm::DenseSet<const ParmVarDecl *> Assigned; ///< parameters a function assigns (`out = ...`)
+  llvm::DenseSet<const ParmVarDecl *> WrittenParams; ///< parameters host code writes (hostWrites())
   llvm::DenseMap<std::pair<const ParmVarDecl *, const FieldDecl *>, unsigned> ParamFieldNodes;
   llvm::DenseSet<const FunctionDecl *> DuringConstruction; ///< ModuleConstruction.h
   const FunctionDecl *Function = nullptr;

@@ -270,15 +270,30 @@ bool isDeviceTransfer(const CXXMemberCallExpr &Call) {
   return Name == "to" && Call.getNumArgs() && isDeviceExpression(*ignoreConversions(Call.getArg(0)));
 }
 
-std::optional<unsigned> hostWriteDestination(const FunctionDecl &Callee) {
-  if (!Callee.getIdentifier())
+std::optional<WrittenArguments> hostWrittenArguments(const FunctionDecl &Callee) {
+  // The C library's (global), or the C++ library's (in std): not a
+  // function of the program's that has one of these names.
+  const DeclContext *Context = Callee.getDeclContext()->getRedeclContext();
+  while (!Context->isTranslationUnit() && !Context->isStdNamespace())
+    Context = Context->getParent()->getRedeclContext();
+  if (!Callee.getIdentifier() ||
+      (!Context->isStdNamespace() && !Callee.getASTContext().getSourceManager().isInSystemHeader(
+                                         Callee.getLocation())))
     return std::nullopt;
-  static const llvm::StringMap<unsigned> Destinations = {
-      {"memcpy", 0}, {"memmove", 0}, {"memset", 0}, {"fill", 0},
-      {"fill_n", 0}, {"copy", 2},    {"copy_n", 2},
+  // The algorithms take iterators, deduced: which arguments they write is
+  // only in their names (a range's first and last, a destination's first).
+  // A parameter declared as a pointer to non-const, `std::istream::read(char
+  // *, n)`, says so itself (HostWrites.h).
+  static const llvm::StringMap<WrittenArguments> Written = {
+      {"memcpy", {0, 1}},       {"memmove", {0, 1}},      {"memset", {0, 1}},
+      {"fill", {0, 2}},         {"fill_n", {0, 1}},       {"copy", {2, 3}},
+      {"copy_n", {2, 3}},       {"copy_backward", {2, 3}}, {"sort", {0, 2}},
+      {"stable_sort", {0, 2}},  {"partial_sort", {0, 3}}, {"nth_element", {0, 3}},
+      {"reverse", {0, 2}},      {"iota", {0, 2}},         {"generate", {0, 2}},
+      {"generate_n", {0, 1}},   {"shuffle", {0, 2}},      {"replace", {0, 2}},
   };
-  auto Found = Destinations.find(Callee.getName());
-  return Found == Destinations.end() ? std::nullopt : std::optional<unsigned>(Found->second);
+  auto Found = Written.find(Callee.getName());
+  return Found == Written.end() ? std::nullopt : std::optional<WrittenArguments>(Found->second);
 }
 
 } // namespace to_device_migrate

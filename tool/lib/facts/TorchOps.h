@@ -64,8 +64,13 @@ std::vector<std::string> functionsWithEffect(std::initializer_list<TensorEffect>
 /// the device (not `t.to(torch::kFloat)`, which only converts).
 bool isDeviceTransfer(const clang::CXXMemberCallExpr &Call);
 
-/// The argument a function of the C or C++ standard library writes through
-/// (memcpy's destination, std::fill's first), if `Callee` is one.
-std::optional<unsigned> hostWriteDestination(const clang::FunctionDecl &Callee);
+/// The arguments, First to End (not included), that a function of the C or
+/// C++ standard library writes through: memcpy's destination, the range
+/// std::sort sorts, std::copy's destination.
+struct WrittenArguments {
+  unsigned First = 0, End = 0;
+};
+/// Those of `Callee`, if it is such a function.
+std::optional<WrittenArguments> hostWrittenArguments(const clang::FunctionDecl &Callee);
 
 } // namespace to_device_migrate
