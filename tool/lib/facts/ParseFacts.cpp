@@ -363,6 +363,10 @@ TranslationUnitSummary ParseFacts::summarize(ASTContext &Ast, llvm::ArrayRef<Dec
     }
     Summary.FieldDevices.push_back(std::move(Through));
   });
+  Flow->forEachHostFilledField([&](const FieldDecl &Field) {
+    if (std::string Usr = usrOf(&Field); !Usr.empty())
+      Summary.HostWrittenFields.push_back(std::move(Usr));
+  });
   Flow->forEachSummary([&](const FunctionDecl &F, const PlacementSummary &Placement) {
     if (std::string Usr = usrOf(&F); !Usr.empty())
       Summary.Placements.emplace(std::move(Usr), Placement);

@@ -207,6 +207,14 @@ public:
       }
   }
 
+  void forEachHostFilledField(llvm::function_ref<void(const FieldDecl &)> Visit) const {
+    for (const auto &[Field, Source] : Copied) {
+      const Facts &From = Classes[findConst(Source)];
+      if ((From.Host || From.HostWrite) && !From.Device)
+        Visit(*Field);
+    }
+  }
+
   void forEachSummary(llvm::function_ref<void(const FunctionDecl &, const PlacementSummary &)> Visit) const {
     for (const FunctionDecl *F : Functions)
       if (const PlacementSummary *Summary = summaryOf(*F))
@@ -456,6 +464,7 @@ private:
     TensorWork.clear();
     Crossings.clear();
     CrossingAt.clear();
+    Copied.clear();
     DeviceNode = NoNode;
     ConstructionNode = NoNode;
     for (const FieldDecl *Field : Fields) {
@@ -957,17 +966,25 @@ private:
     const Expr *Target = Member ? Member->getImplicitObjectArgument() : Call.getArg(0);
     const unsigned Written = value(Target);
     bool HostValues = true;
+    unsigned Source = NoNode;
     for (unsigned I = Member ? 0 : 1; I < Call.getNumArgs(); ++I) {
-      value(Call.getArg(I));
+      Source = value(Call.getArg(I));
       HostValues &= holdsOnlyHostValues(*Call.getArg(I));
     }
-    // `copy_` takes its source from any device. Other writes are done where
-    // the written tensor is, with their indices and values there too: the
-    // host's values (`mask.index_put_({torch::tensor(ids)}, 1)`) where it is,
-    // a tensor computed elsewhere (`t.index_put_({picked}, 1)`) bringing it
-    // to that tensor.
-    if (Member && Member->getMethodDecl()->getName() == "copy_")
+    // A copy takes its source from any device: `copy_`, and `t[i] = row`
+    // (an rvalue's assignment from a tensor is a copy_). Other writes are
+    // done where the written tensor is, with their indices and values there
+    // too: the host's values (`mask.index_put_({torch::tensor(ids)}, 1)`)
+    // where it is, a tensor computed elsewhere (`t.index_put_({picked}, 1)`)
+    // bringing it to that tensor.
+    const bool Copies = Member ? Member->getMethodDecl()->getName() == "copy_"
+                               : isa<CXXOperatorCallExpr>(Call) && Call.getNumArgs() == 2 &&
+                                     isTensorType(Call.getArg(1)->getType());
+    if (Copies) {
+      if (const auto *Field = dyn_cast_or_null<FieldDecl>(viewedTensor(*Target)); Field && Source != NoNode)
+        Copied.push_back({Field, Source});
       return Written;
+    }
     for (unsigned I = Member ? 0 : 1; I < Call.getNumArgs(); ++I)
       unite(Written, HostValues ? value(Call.getArg(I)) : operand(Call.getArg(I)));
     return Written;
@@ -1063,6 +1080,9 @@ private:
   unsigned ConstructionNode = NoNode;
   llvm::DenseSet<const ParmVarDecl *> Assigned; ///< parameters a function assigns (`out = ...`)
   llvm::DenseSet<const ParmVarDecl *> WrittenParams; ///< parameters host code writes (hostWrites())
+  /// Tensor members copied into (`batch.rows[k] = buffer[i]`, `copy_`), with
+  /// the node of what is copied: forEachHostFilledField().
+  std::vector<std::pair<const FieldDecl *, unsigned>> Copied;
   llvm::DenseMap<std::pair<const ParmVarDecl *, const FieldDecl *>, unsigned> ParamFieldNodes;
   llvm::DenseSet<const FunctionDecl *> DuringConstruction; ///< ModuleConstruction.h
   const FunctionDecl *Function = nullptr;
@@ -1081,6 +1101,9 @@ const PlacementSummary *PlacementFlow::summaryOf(const FunctionDecl &F) const { 
 void PlacementFlow::forEachHostChosenField(
     llvm::function_ref<void(const FieldDecl &, const ValueDecl *)> Visit) const {
   State->forEachHostChosenField(Visit);
+}
+void PlacementFlow::forEachHostFilledField(llvm::function_ref<void(const FieldDecl &)> Visit) const {
+  State->forEachHostFilledField(Visit);
 }
 void PlacementFlow::forEachSummary(
     llvm::function_ref<void(const FunctionDecl &, const PlacementSummary &)> Visit) const {

@@ -166,6 +166,11 @@ public:
   /// the first pass.
   void forEachHostChosenField(
       llvm::function_ref<void(const clang::FieldDecl &, const clang::ValueDecl *Device)> Visit) const;
+  /// Every tensor member that host memory is copied into (rows of a buffer
+  /// host code writes, `batch.rows[k] = buffer[i]`): built on the host like
+  /// one host code writes element by element (FieldWrite::Host), for the
+  /// first pass.
+  void forEachHostFilledField(llvm::function_ref<void(const clang::FieldDecl &)> Visit) const;
   /// Every summary of the analysed files, for the first pass.
   void forEachSummary(llvm::function_ref<void(const clang::FunctionDecl &, const PlacementSummary &)> Visit) const;
 
