@@ -22,15 +22,9 @@ namespace {
 bool isCalledWithDestination(const CallExpr &Call, const Expr &Arg) {
   const FunctionDecl *F = Call.getDirectCallee();
   std::optional<WrittenArguments> Written = F ? hostWrittenArguments(*F) : std::nullopt;
-  for (unsigned I = Written ? Written->First : 0; Written && I < Written->End && I < Call.getNumArgs(); ++I)
+  for (unsigned I = Written ? Written->First : 0;
+       Written && I < Written->End && I < Call.getNumArgs(); ++I)
     if (Call.getArg(I)->IgnoreParenImpCasts() == Arg.IgnoreParenImpCasts())
-      return true;
-  return false;
-}
-
-bool isInStandardLibrary(const FunctionDecl &F) {
-  for (const DeclContext *Context = F.getDeclContext(); Context; Context = Context->getParent())
-    if (Context->isStdNamespace())
       return true;
   return false;
 }

@@ -70,15 +70,6 @@ bool runsModule(const CallExpr &Call) {
   return Method && Method->getIdentifier() && Method->getName() == "forward";
 }
 
-/// A function of the C++ standard library (a container's method, std::move,
-/// std::make_pair): what it is given and gives back are one class.
-bool isStandardLibrary(const FunctionDecl &F) {
-  for (const DeclContext *Context = F.getDeclContext(); Context; Context = Context->getParent())
-    if (Context->isStdNamespace())
-      return true;
-  return false;
-}
-
 } // namespace
 
 class PlacementFlow::Impl {
@@ -501,10 +492,11 @@ private:
       ParameterNeed Need = ParameterNeed::None;
       if (holdsTensors(Param->getType())) {
         const Facts &Class = factsOf(nodeOf(Param));
-        Need = Class.Device                                       ? ParameterNeed::Device
-               : Class.HostWrite && WrittenParams.count(Param) ? ParameterNeed::HostWrite
-               : Class.Kept      ? ParameterNeed::Kept
-                                 : ParameterNeed::None;
+        const bool Written = Class.HostWrite && WrittenParams.count(Param);
+        Need = Class.Device ? ParameterNeed::Device
+               : Written    ? ParameterNeed::HostWrite
+               : Class.Kept ? ParameterNeed::Kept
+                            : ParameterNeed::None;
       }
       Summary.Parameters.push_back(Need);
     }
@@ -517,7 +509,7 @@ private:
                });
                Param != Class.Params.end())
         Summary.Returns = {ReturnSummary::Parameter, (*Param)->getFunctionScopeIndex()};
-      else if (Class.Host || Class.FromHost) // nothing here moves it: on the host
+      else if (Class.Host || Class.FromHost || Class.HostWrite) // nothing here moves it: on the host
         Summary.Returns = {ReturnSummary::HostBuilt, 0};
       else if (const auto *Member = dyn_cast_or_null<FieldDecl>(Class.ThroughDevice))
         Summary.Returns = {ReturnSummary::ThroughMember, 0, usrOf(Member)};
@@ -837,7 +829,7 @@ private:
       }
       return unite(value(Op->getArg(0)), operand(Op->getArg(1)));
     }
-    if (Callee && isStandardLibrary(*Callee))
+    if (Callee && isInStandardLibrary(*Callee))
       return standardLibrary(Call, *Callee);
     if (Callee)
       if (const PlacementSummary *Summary = calleeSummary(*Callee))
@@ -981,7 +973,8 @@ private:
                                : isa<CXXOperatorCallExpr>(Call) && Call.getNumArgs() == 2 &&
                                      isTensorType(Call.getArg(1)->getType());
     if (Copies) {
-      if (const auto *Field = dyn_cast_or_null<FieldDecl>(viewedTensor(*Target)); Field && Source != NoNode)
+      const auto *Field = dyn_cast_or_null<FieldDecl>(viewedTensor(*Target));
+      if (Field && Source != NoNode)
         Copied.push_back({Field, Source});
       return Written;
     }

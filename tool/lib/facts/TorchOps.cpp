@@ -273,12 +273,9 @@ bool isDeviceTransfer(const CXXMemberCallExpr &Call) {
 std::optional<WrittenArguments> hostWrittenArguments(const FunctionDecl &Callee) {
   // The C library's (global), or the C++ library's (in std): not a
   // function of the program's that has one of these names.
-  const DeclContext *Context = Callee.getDeclContext()->getRedeclContext();
-  while (!Context->isTranslationUnit() && !Context->isStdNamespace())
-    Context = Context->getParent()->getRedeclContext();
   if (!Callee.getIdentifier() ||
-      (!Context->isStdNamespace() && !Callee.getASTContext().getSourceManager().isInSystemHeader(
-                                         Callee.getLocation())))
+      (!isInStandardLibrary(Callee) &&
+       !Callee.getASTContext().getSourceManager().isInSystemHeader(Callee.getLocation())))
     return std::nullopt;
   // The algorithms take iterators, deduced: which arguments they write is
   // only in their names (a range's first and last, a destination's first).

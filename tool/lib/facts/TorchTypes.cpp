@@ -326,6 +326,13 @@ bool isInNamespace(const Decl *D, llvm::ArrayRef<StringRef> Namespaces) {
   return NS && llvm::any_of(Namespaces, [&](StringRef Name) { return isNamed(NS, Name); });
 }
 
+bool isInStandardLibrary(const Decl &D) {
+  for (const DeclContext *Context = D.getDeclContext(); Context; Context = Context->getParent())
+    if (Context->isStdNamespace())
+      return true;
+  return false;
+}
+
 bool isMovedToDevice(ASTContext &Ast, const Expr &E) {
   const Expr *Current = &E;
   while (true) {

@@ -121,6 +121,10 @@ bool isLibraryDecl(const clang::Decl *D);
 /// "torch", "c10").
 bool isInNamespace(const clang::Decl *D, llvm::ArrayRef<llvm::StringRef> Namespaces);
 
+/// True if `D` is declared in namespace std, or in a class or namespace of
+/// it (`std::vector`'s constructors, `std::__cxx11::basic_string`'s methods).
+bool isInStandardLibrary(const clang::Decl &D);
+
 /// `x.cpu()`, `x.to(torch::kCPU)`, `x.to(device_)` with a device pinned to
 /// the CPU (namesOnlyTheCpu): the program asks for a host tensor.
 bool isBroughtToHost(const clang::Expr &E, CpuDevices IsCpu = {});
