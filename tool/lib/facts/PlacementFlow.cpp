@@ -154,13 +154,16 @@ public:
     auto Owner = SiteFunctions.find(Site.IgnoreParens());
     if (Owner == SiteFunctions.end())
       return {};
-    for (const ParmVarDecl *Param : Class.Params)
-      if (Param->getDeclContext() == Owner->second && isTensorType(Param->getType()) &&
-          !Param->hasDefaultArg() && !Assigned.count(Param))
-        return {Placement::Parameter, Param};
-    for (const auto &[Param, Field] : Class.ParamFields)
-      if (Param->getDeclContext() == Owner->second && !Param->hasDefaultArg())
-        return {Placement::Parameter, Param, Field};
+    if (std::optional<Placement> Given = parameterOf(Class, Owner->second))
+      return *Given;
+    // Filled with copies of what a parameter's class holds (`grad[i] =
+    // f(input)`): a copy crosses devices, but the function's own tensor is
+    // best made where its inputs are.
+    const unsigned Root = findConst(Found->second);
+    for (const auto &[Written, Source] : Copies)
+      if (findConst(Written) == Root)
+        if (std::optional<Placement> Given = parameterOf(Classes[findConst(Source)], Owner->second))
+          return *Given;
     // Combined with a host tensor that nothing moves: made on the host too.
     if (Class.FromHost)
       return {Placement::Host, nullptr};
@@ -278,6 +281,19 @@ private:
     return A;
   }
   Facts &factsOf(unsigned N) { return Classes[find(N)]; }
+
+  /// Where `Class` follows a tensor parameter of `Function` (or a tensor
+  /// member of one) that every caller gives.
+  std::optional<Placement> parameterOf(const Facts &Class, const FunctionDecl *Function) const {
+    for (const ParmVarDecl *Param : Class.Params)
+      if (Param->getDeclContext() == Function && isTensorType(Param->getType()) &&
+          !Param->hasDefaultArg() && !Assigned.count(Param))
+        return Placement{Placement::Parameter, Param};
+    for (const auto &[Param, Field] : Class.ParamFields)
+      if (Param->getDeclContext() == Function && !Param->hasDefaultArg())
+        return Placement{Placement::Parameter, Param, Field};
+    return std::nullopt;
+  }
 
   /// The node of a variable, parameter, binding or member of the program.
   unsigned nodeOf(const Decl *D) {
@@ -456,6 +472,7 @@ private:
     Crossings.clear();
     CrossingAt.clear();
     Copied.clear();
+    Copies.clear();
     DeviceNode = NoNode;
     ConstructionNode = NoNode;
     for (const FieldDecl *Field : Fields) {
@@ -969,10 +986,12 @@ private:
     // too: the host's values (`mask.index_put_({torch::tensor(ids)}, 1)`)
     // where it is, a tensor computed elsewhere (`t.index_put_({picked}, 1)`)
     // bringing it to that tensor.
-    const bool Copies = Member ? Member->getMethodDecl()->getName() == "copy_"
+    const bool IsCopy = Member ? Member->getMethodDecl()->getName() == "copy_"
                                : isa<CXXOperatorCallExpr>(Call) && Call.getNumArgs() == 2 &&
                                      isTensorType(Call.getArg(1)->getType());
-    if (Copies) {
+    if (IsCopy) {
+      if (Written != NoNode && Source != NoNode)
+        Copies.push_back({Written, Source});
       const auto *Field = dyn_cast_or_null<FieldDecl>(viewedTensor(*Target));
       if (Field && Source != NoNode)
         Copied.push_back({Field, Source});
@@ -1076,6 +1095,8 @@ private:
   /// Tensor members copied into (`batch.rows[k] = buffer[i]`, `copy_`), with
   /// the node of what is copied: forEachHostFilledField().
   std::vector<std::pair<const FieldDecl *, unsigned>> Copied;
+  /// Every copy (`t[i] = row`, `t.copy_(x)`): the written node, the copied one.
+  std::vector<std::pair<unsigned, unsigned>> Copies;
   llvm::DenseMap<std::pair<const ParmVarDecl *, const FieldDecl *>, unsigned> ParamFieldNodes;
   llvm::DenseSet<const FunctionDecl *> DuringConstruction; ///< ModuleConstruction.h
   const FunctionDecl *Function = nullptr;
