@@ -712,7 +712,7 @@ bool isDeviceModification(ASTContext &Ast, const Expr &Ref, const ValueDecl &Ten
   case TensorEffect::Accumulate:
     return llvm::any_of(Call->arguments(), IsTensor);
   case TensorEffect::WriteElements:
-    return Call->getMethodDecl()->getName() != "copy_" &&
+    return !copiesFromAnyDevice(*Call) &&
            !llvm::all_of(Call->arguments(), [](const Expr *Arg) { return holdsOnlyHostValues(*Arg); });
   default:
     return false;

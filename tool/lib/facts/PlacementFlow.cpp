@@ -160,9 +160,9 @@ public:
     // f(input)`): a copy crosses devices, but the function's own tensor is
     // best made where its inputs are.
     const unsigned Root = findConst(Found->second);
-    for (const auto &[Written, Source] : Copies)
-      if (findConst(Written) == Root)
-        if (std::optional<Placement> Given = parameterOf(Classes[findConst(Source)], Owner->second))
+    for (const Copy &Into : Copies)
+      if (findConst(Into.Written) == Root)
+        if (std::optional<Placement> Given = parameterOf(Classes[findConst(Into.Source)], Owner->second))
           return *Given;
     // Combined with a host tensor that nothing moves: made on the host too.
     if (Class.FromHost)
@@ -202,10 +202,10 @@ public:
   }
 
   void forEachHostFilledField(llvm::function_ref<void(const FieldDecl &)> Visit) const {
-    for (const auto &[Field, Source] : Copied) {
-      const Facts &From = Classes[findConst(Source)];
-      if ((From.Host || From.HostWrite) && !From.Device)
-        Visit(*Field);
+    for (const Copy &Into : Copies) {
+      const Facts &From = Classes[findConst(Into.Source)];
+      if (Into.Field && (From.Host || From.HostWrite) && !From.Device)
+        Visit(*Into.Field);
     }
   }
 
@@ -471,7 +471,6 @@ private:
     TensorWork.clear();
     Crossings.clear();
     CrossingAt.clear();
-    Copied.clear();
     Copies.clear();
     DeviceNode = NoNode;
     ConstructionNode = NoNode;
@@ -986,15 +985,9 @@ private:
     // too: the host's values (`mask.index_put_({torch::tensor(ids)}, 1)`)
     // where it is, a tensor computed elsewhere (`t.index_put_({picked}, 1)`)
     // bringing it to that tensor.
-    const bool IsCopy = Member ? Member->getMethodDecl()->getName() == "copy_"
-                               : isa<CXXOperatorCallExpr>(Call) && Call.getNumArgs() == 2 &&
-                                     isTensorType(Call.getArg(1)->getType());
-    if (IsCopy) {
+    if (copiesFromAnyDevice(Call)) {
       if (Written != NoNode && Source != NoNode)
-        Copies.push_back({Written, Source});
-      const auto *Field = dyn_cast_or_null<FieldDecl>(viewedTensor(*Target));
-      if (Field && Source != NoNode)
-        Copied.push_back({Field, Source});
+        Copies.push_back({Written, Source, dyn_cast_or_null<FieldDecl>(viewedTensor(*Target))});
       return Written;
     }
     for (unsigned I = Member ? 0 : 1; I < Call.getNumArgs(); ++I)
@@ -1092,11 +1085,14 @@ private:
   unsigned ConstructionNode = NoNode;
   llvm::DenseSet<const ParmVarDecl *> Assigned; ///< parameters a function assigns (`out = ...`)
   llvm::DenseSet<const ParmVarDecl *> WrittenParams; ///< parameters host code writes (hostWrites())
-  /// Tensor members copied into (`batch.rows[k] = buffer[i]`, `copy_`), with
-  /// the node of what is copied: forEachHostFilledField().
-  std::vector<std::pair<const FieldDecl *, unsigned>> Copied;
-  /// Every copy (`t[i] = row`, `t.copy_(x)`): the written node, the copied one.
-  std::vector<std::pair<unsigned, unsigned>> Copies;
+  /// A copy (`t[i] = row`, `t.copy_(x)`): the written node, the copied one,
+  /// and the tensor member written, if it is one (`batch.rows[k] = buffer[i]`:
+  /// forEachHostFilledField()).
+  struct Copy {
+    unsigned Written, Source;
+    const FieldDecl *Field;
+  };
+  std::vector<Copy> Copies;
   llvm::DenseMap<std::pair<const ParmVarDecl *, const FieldDecl *>, unsigned> ParamFieldNodes;
   llvm::DenseSet<const FunctionDecl *> DuringConstruction; ///< ModuleConstruction.h
   const FunctionDecl *Function = nullptr;

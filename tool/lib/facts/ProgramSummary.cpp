@@ -181,14 +181,19 @@ const char *deviceArgumentName(DeviceArgument::Kind Kind) {
                                              : "other";
 }
 
-/// The devices given to members, as JSON (read by readDeviceValues()).
-json::Array deviceValues(const std::vector<DeviceArgument> &Values) {
+/// Devices handed to parameters (`Into` "callee", with their index) or
+/// given to members (`Into` "member"), as JSON (read by readDeviceValues()).
+json::Array deviceValues(const std::vector<DeviceArgument> &Values, llvm::StringRef Into) {
   json::Array Out;
-  for (const DeviceArgument &Value : Values)
-    Out.push_back(json::Object{{"member", Value.Callee},
-                               {"what", deviceArgumentName(Value.What)},
-                               {"from", Value.From},
-                               {"from-index", Value.FromIndex}});
+  for (const DeviceArgument &Value : Values) {
+    json::Object Entry{{Into, Value.Callee},
+                       {"what", deviceArgumentName(Value.What)},
+                       {"from", Value.From},
+                       {"from-index", Value.FromIndex}};
+    if (Into != "member")
+      Entry["index"] = Value.Index;
+    Out.push_back(std::move(Entry));
+  }
   return Out;
 }
 
@@ -230,14 +235,6 @@ json::Value TranslationUnitSummary::toJSON() const {
   for (const TensorArgument &Argument : TensorArguments)
     Arguments.push_back(json::Object{
         {"callee", Argument.Callee}, {"index", Argument.Index}, {"host-data", Argument.HostData}});
-  json::Array Devices;
-  for (const DeviceArgument &Argument : DeviceArguments)
-    Devices.push_back(json::Object{{"callee", Argument.Callee},
-                                   {"index", Argument.Index},
-                                   {"what", deviceArgumentName(Argument.What)},
-                                   {"from", Argument.From},
-                                   {"from-index", Argument.FromIndex}});
-  json::Array Members = deviceValues(DeviceMemberValues);
   json::Object Placements;
   for (const auto &[Usr, Summary] : this->Placements)
     Placements[Usr] = Summary.toJSON();
@@ -253,9 +250,9 @@ json::Value TranslationUnitSummary::toJSON() const {
                       {"otherwise-set-fields", strings(OtherwiseSetFields)},
                       {"host-chosen-fields", strings(HostChosenFields)},
                       {"tensor-arguments", std::move(Arguments)},
-                      {"device-arguments", std::move(Devices)},
-                      {"device-member-values", std::move(Members)},
-                      {"field-devices", deviceValues(FieldDevices)},
+                      {"device-arguments", deviceValues(DeviceArguments, "callee")},
+                      {"device-member-values", deviceValues(DeviceMemberValues, "member")},
+                      {"field-devices", deviceValues(FieldDevices, "member")},
                       {"input-parameters", listMap(InputParameters)},
                       {"placements", std::move(Placements)}};
 }

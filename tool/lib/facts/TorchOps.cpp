@@ -260,6 +260,15 @@ std::vector<std::string> functionsWithEffect(std::initializer_list<TensorEffect>
   return Names;
 }
 
+bool copiesFromAnyDevice(const CallExpr &Call) {
+  if (effectOf(Call) != TensorEffect::WriteElements)
+    return false;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call))
+    return Member->getMethodDecl()->getName() == "copy_";
+  return isa<CXXOperatorCallExpr>(Call) && Call.getNumArgs() == 2 &&
+         isTensorType(Call.getArg(1)->getType());
+}
+
 bool isDeviceTransfer(const CXXMemberCallExpr &Call) {
   const CXXMethodDecl *Method = Call.getMethodDecl();
   if (effectOf(Method) != TensorEffect::Transfer)

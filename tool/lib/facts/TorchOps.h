@@ -60,6 +60,11 @@ inline bool hasEffect(const clang::FunctionDecl *Callee, TensorEffect Effect) {
 /// torch:: and at:: ("::torch::zeros", "::at::zeros"): for matchers (`hasAnyName`).
 std::vector<std::string> functionsWithEffect(std::initializer_list<TensorEffect> Effects);
 
+/// True for an element write that copies a tensor, which LibTorch takes from
+/// any device: `t.copy_(x)`, and `t[i] = x` (an rvalue's assignment from a
+/// tensor is a copy_; from a number it is a fill_).
+bool copiesFromAnyDevice(const clang::CallExpr &Call);
+
 /// True for `t.to(device)`, `.cpu()`, `.cuda()`: a transfer that may change
 /// the device (not `t.to(torch::kFloat)`, which only converts).
 bool isDeviceTransfer(const clang::CXXMemberCallExpr &Call);
