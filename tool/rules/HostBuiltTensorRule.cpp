@@ -1,6 +1,7 @@
 #include "HostBuiltTensorRule.h"
 #include "facts/HostWrites.h"
 #include "facts/Matchers.h"
+#include "facts/PlacementFlow.h"
 #include "facts/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -27,6 +28,14 @@ public:
 private:
   const VarDecl &Var;
 };
+
+/// What device code takes of the host tensor's view `View`: a selection of
+/// it the analysis makes on the host (`t.index_select(0, idx)` with host
+/// indices: PlacementFlow), moved instead of all of `t`; else `View`.
+const Expr &selectedPart(ASTContext &Ast, const PlacementFlow &Flow, const Expr &View) {
+  const CallExpr *Selection = selectionOf(Ast, View);
+  return Selection && !Flow.needsDevice(*Selection) ? *Selection : View;
+}
 
 /// Can `.to(d)` be appended to `E`'s text as is?
 bool isPostfix(const Expr &E) {
@@ -56,7 +65,8 @@ void HostBuiltTensorRule::check(const MatchFinder::MatchResult &Result) {
     const auto *Field = cast<FieldDecl>(Member->getMemberDecl());
     if (isProgramTensorField(Field) && Ctx.facts().isHostBuiltField(*Field) &&
         !Ctx.isPerSampleCode(*Member))
-      moveWhereDeviceUses(outermostView(Ctx.ast(), *Member, *Field));
+      moveWhereDeviceUses(
+          selectedPart(Ctx.ast(), Ctx.facts().placement(), outermostView(Ctx.ast(), *Member, *Field)));
     return;
   }
   const auto *Tensor = Result.Nodes.getNodeAs<VarDecl>("tensor");
@@ -68,11 +78,15 @@ void HostBuiltTensorRule::check(const MatchFinder::MatchResult &Result) {
   References Uses(*Tensor);
   Uses.TraverseStmt(Function->getBody());
   for (const DeclRefExpr *Ref : Uses.Found)
-    moveWhereDeviceUses(outermostView(Ctx.ast(), *Ref, *Tensor));
+    moveWhereDeviceUses(
+        selectedPart(Ctx.ast(), Ctx.facts().placement(), outermostView(Ctx.ast(), *Ref, *Tensor)));
 }
 
 void HostBuiltTensorRule::moveWhereDeviceUses(const Expr &Use) {
-  if (!isDeviceUse(Ctx.ast(), Use) || isMovedToDevice(Ctx.ast(), Use) ||
+  // Taken by device code as the analysis finds (an operation whose other
+  // operands are the device's), or as the use's shape says.
+  if (!(Ctx.facts().placement().isMovedWhereUsed(Use) || isDeviceUse(Ctx.ast(), Use)) ||
+      isMovedToDevice(Ctx.ast(), Use) ||
       !Ctx.isWrittenInFile(Use.getSourceRange()))
     return;
   const std::string Move = ".to(" + Ctx.device().at(Use) + ")";

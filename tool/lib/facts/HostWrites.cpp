@@ -169,7 +169,8 @@ const Stmt *bodyOf(const VarDecl &Var) {
 }
 
 /// The first ancestor of `E` that is not an implicit wrapper (a cast, a
-/// temporary, a conversion of a vector to a TensorList).
+/// temporary, the cleanups of a full expression, a conversion of a vector
+/// to a TensorList).
 const Stmt *userOf(ASTContext &Ast, const Expr &E) {
   const Expr *Current = &E;
   while (true) {
@@ -178,8 +179,8 @@ const Stmt *userOf(ASTContext &Ast, const Expr &E) {
       return nullptr;
     const auto *Parent = Parents[0].get<Expr>();
     if (!Parent ||
-        !(isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr,
-              CXXFunctionalCastExpr>(Parent) ||
+        !(isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ExprWithCleanups,
+              ParenExpr, CXXFunctionalCastExpr>(Parent) ||
           (isa<CXXConstructExpr>(Parent) && cast<CXXConstructExpr>(Parent)->getNumArgs() == 1)))
       return Parents[0].get<Stmt>();
     Current = Parent;
@@ -474,6 +475,17 @@ const Expr &outermostView(ASTContext &Ast, const Expr &Ref, const ValueDecl &Ten
     }
     return *Viewed;
   }
+}
+
+const CallExpr *selectionOf(ASTContext &Ast, const Expr &Selected) {
+  if (const CXXMemberCallExpr *Method = methodCalledOn(Ast, Selected))
+    return effectOf(*Method) == TensorEffect::Select ? Method : nullptr;
+  const auto *Call = dyn_cast_or_null<CallExpr>(userOf(Ast, Selected));
+  if (!Call || isa<CXXMemberCallExpr>(Call) || effectOf(*Call) != TensorEffect::Select || !Call->getNumArgs())
+    return nullptr;
+  return ignoreConversions(Call->getArg(0))->IgnoreParens() == ignoreConversions(&Selected)->IgnoreParens()
+             ? Call
+             : nullptr;
 }
 
 namespace {

@@ -64,6 +64,10 @@ bool isWrittenByHostCode(clang::ASTContext &Ast, const clang::VarDecl &Tensor);
 /// `t.select(0, i)[j]`; `Ref` itself when it is used as is.
 const clang::Expr &outermostView(clang::ASTContext &Ast, const clang::Expr &Ref,
                                  const clang::ValueDecl &Tensor);
+/// The selection that takes `Selected` as what it selects from
+/// (`Selected.index_select(0, idx)`, `torch::gather(Selected, 1, idx)`:
+/// TensorEffect::Select); null if none.
+const clang::CallExpr *selectionOf(clang::ASTContext &Ast, const clang::Expr &Selected);
 
 /// What a function does to a tensor member of one of the program's classes.
 /// A member that some function fills from host code, that is only ever given

@@ -363,7 +363,7 @@ TranslationUnitSummary ParseFacts::summarize(ASTContext &Ast, llvm::ArrayRef<Dec
     }
     Summary.FieldDevices.push_back(std::move(Through));
   });
-  Flow->forEachHostFilledField([&](const FieldDecl &Field) {
+  Flow->forEachHostWrittenField([&](const FieldDecl &Field) {
     if (std::string Usr = usrOf(&Field); !Usr.empty())
       Summary.HostWrittenFields.push_back(std::move(Usr));
   });

@@ -13,6 +13,7 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace clang;
 
@@ -130,7 +131,7 @@ public:
 
   bool isMovedWhereUsed(const Expr &Use) const {
     auto Copy = CrossingAt.find(bare(&Use));
-    return Copy != CrossingAt.end() && Classes[findConst(Copy->second)].Device;
+    return Copy != CrossingAt.end() && isOnDevice(Classes[findConst(Copy->second)]);
   }
 
   Placement of(const Expr &Site) const {
@@ -201,12 +202,17 @@ public:
       }
   }
 
-  void forEachHostFilledField(llvm::function_ref<void(const FieldDecl &)> Visit) const {
+  void forEachHostWrittenField(llvm::function_ref<void(const FieldDecl &)> Visit) const {
     for (const Copy &Into : Copies) {
       const Facts &From = Classes[findConst(Into.Source)];
       if (Into.Field && (From.Host || From.HostWrite) && !From.Device)
         Visit(*Into.Field);
     }
+    // Written here or by a function it is handed to, as a member host code
+    // writes itself (FieldWrite::Host): whatever its class meets, since that
+    // it is built on the host is what makes its uses copies.
+    for (const FieldDecl *Field : WrittenFields)
+      Visit(*Field);
   }
 
   void forEachSummary(llvm::function_ref<void(const FunctionDecl &, const PlacementSummary &)> Visit) const {
@@ -233,6 +239,7 @@ private:
     /// (`torch::zeros(n, torch::TensorOptions(device))`), which the first
     /// pass cannot place: the program's calls and constructions decide it.
     const ValueDecl *ThroughDevice = nullptr;
+    bool Made = false;    ///< holds a factory's tensor (`torch::zeros(n)`), placed as its class is
     bool Escapes = false; ///< returned, kept in a member or global, or handed to unseen code
     bool Kept = false;    ///< kept in a member or a global: it outlives its function's call
     llvm::SmallVector<const ParmVarDecl *, 1> Params; ///< parameters in it
@@ -274,6 +281,7 @@ private:
     Into.Kept |= From.Kept;
     Into.CrossesToDevice |= From.CrossesToDevice;
     Into.FromHost |= From.FromHost;
+    Into.Made |= From.Made;
     if (!Into.ThroughDevice)
       Into.ThroughDevice = From.ThroughDevice;
     Into.Params.append(From.Params.begin(), From.Params.end());
@@ -281,6 +289,14 @@ private:
     return A;
   }
   Facts &factsOf(unsigned N) { return Classes[find(N)]; }
+
+  /// True if `Class` is on the device: it meets a module, or it holds a
+  /// factory's tensor that nothing places elsewhere (not the host, not a
+  /// parameter's device, not a device member's): the program's device.
+  static bool isOnDevice(const Facts &Class) {
+    return Class.Device || (Class.Made && !Class.Host && !Class.HostWrite && !Class.FromHost &&
+                            !Class.ThroughDevice && Class.Params.empty() && Class.ParamFields.empty());
+  }
 
   /// Where `Class` follows a tensor parameter of `Function` (or a tensor
   /// member of one) that every caller gives.
@@ -704,8 +720,11 @@ private:
   /// not one merely computed with the written tensor).
   void hostWrites(const Expr &Written, unsigned N) {
     factsOf(N).HostWrite = true;
-    if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(viewedTensor(Written)))
+    const ValueDecl *Tensor = viewedTensor(Written);
+    if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Tensor))
       WrittenParams.insert(Param);
+    if (const auto *Field = dyn_cast_or_null<FieldDecl>(Tensor))
+      WrittenFields.insert(Field);
   }
 
   /// Tensors stored into an object the analysis does not follow (a struct
@@ -782,6 +801,8 @@ private:
         return Base;
       }
       return uniteOperands(Call, NoNode, /*AsOperands=*/false);
+    case TensorEffect::Select:
+      return select(Call, Object ? Object : Call.getArg(0));
     case TensorEffect::Transfer:
       return transfer(Call, Object);
     case TensorEffect::WriteElements:
@@ -864,10 +885,34 @@ private:
     return holdsTensors(Call.getType()) ? site(Call) : NoNode;
   }
 
+  /// `t.index_select(0, idx)`, `torch::gather(t, 1, idx)`: some of `Selected`'s
+  /// elements, computed where its operands are. Of a tensor the host builds,
+  /// the selection is made on the host with its indices, and only it is
+  /// copied where device code takes it (HostBuiltTensorRule moves the
+  /// selection, not all it selects from: a batch, not the replay buffer),
+  /// unless an index is the device's already.
+  unsigned select(const CallExpr &Call, const Expr *Selected) {
+    const unsigned Base = value(Selected);
+    if (Base == NoNode || !factsOf(Base).Host)
+      return unite(fresh(), uniteOperands(Call, NoNode));
+    llvm::SmallVector<unsigned, 2> Indices;
+    for (const Expr *Arg : Call.arguments())
+      if (Arg != Selected)
+        if (const unsigned Index = value(Arg); Index != NoNode)
+          Indices.push_back(Index);
+    if (llvm::any_of(Indices, [&](unsigned Index) { return factsOf(Index).Device; }))
+      return unite(fresh(), uniteOperands(Call, NoNode));
+    unsigned Into = Base;
+    for (unsigned Index : Indices)
+      Into = unite(Into, Index);
+    return unite(fresh(), Into);
+  }
+
   /// `torch::zeros(n, opts)`: a new site, where its options' tensor is
   /// (`x.options()`, `x.device()`) or the device a device expression names.
   unsigned factory(const CallExpr &Call) {
     const unsigned Site = site(Call);
+    Classes[Site].Made = true;
     for (const Expr *Arg : Call.arguments()) {
       const unsigned Value = value(Arg);
       if (isTensorOptionsType(Arg->getType()) || isDeviceExpression(*ignoreConversions(Arg))) {
@@ -1085,9 +1130,10 @@ private:
   unsigned ConstructionNode = NoNode;
   llvm::DenseSet<const ParmVarDecl *> Assigned; ///< parameters a function assigns (`out = ...`)
   llvm::DenseSet<const ParmVarDecl *> WrittenParams; ///< parameters host code writes (hostWrites())
+  llvm::SetVector<const FieldDecl *> WrittenFields; ///< members host code writes (hostWrites())
   /// A copy (`t[i] = row`, `t.copy_(x)`): the written node, the copied one,
   /// and the tensor member written, if it is one (`batch.rows[k] = buffer[i]`:
-  /// forEachHostFilledField()).
+  /// forEachHostWrittenField()).
   struct Copy {
     unsigned Written, Source;
     const FieldDecl *Field;
@@ -1112,8 +1158,8 @@ void PlacementFlow::forEachHostChosenField(
     llvm::function_ref<void(const FieldDecl &, const ValueDecl *)> Visit) const {
   State->forEachHostChosenField(Visit);
 }
-void PlacementFlow::forEachHostFilledField(llvm::function_ref<void(const FieldDecl &)> Visit) const {
-  State->forEachHostFilledField(Visit);
+void PlacementFlow::forEachHostWrittenField(llvm::function_ref<void(const FieldDecl &)> Visit) const {
+  State->forEachHostWrittenField(Visit);
 }
 void PlacementFlow::forEachSummary(
     llvm::function_ref<void(const FunctionDecl &, const PlacementSummary &)> Visit) const {

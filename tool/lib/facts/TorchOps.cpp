@@ -57,6 +57,12 @@ constexpr Row Functions[] = {
     {"randint_like", TensorEffect::CreateLike},
     // Host memory.
     {"from_blob", TensorEffect::HostMemory},
+    // Some of the first argument's elements.
+    {"index_select", TensorEffect::Select},
+    {"gather", TensorEffect::Select},
+    {"take", TensorEffect::Select},
+    {"take_along_dim", TensorEffect::Select},
+    {"masked_select", TensorEffect::Select},
     // Lists of tensors joined.
     {"stack", TensorEffect::Join},
     {"cat", TensorEffect::Join},
@@ -102,6 +108,12 @@ constexpr Row Methods[] = {
     {"chunk", TensorEffect::View},
     {"unbind", TensorEffect::View},
     {"split", TensorEffect::View},
+    // Some of the object's elements, chosen by index operands.
+    {"index_select", TensorEffect::Select},
+    {"gather", TensorEffect::Select},
+    {"take", TensorEffect::Select},
+    {"take_along_dim", TensorEffect::Select},
+    {"masked_select", TensorEffect::Select},
     // Transfers: a copy elsewhere, or the object itself where it is.
     {"to", TensorEffect::Transfer},
     {"cpu", TensorEffect::Transfer},

@@ -33,6 +33,9 @@ enum class TensorEffect {
   HostValue,     ///< a value for host code, from any device (`item`): it copies what it needs
   Query,         ///< metadata only (`sizes`, `dim`, `dtype`, `device`, `options`)
   Join,          ///< a new tensor from a list of tensors (`stack`, `cat`)
+  Select,        ///< a new tensor of some of its object's elements, chosen by index
+                 ///< operands (`index_select`, `gather`): where its object is, with its
+                 ///< indices, and smaller than it: what crosses devices, when one must
   Compute,       ///< everything else: computed where its operands are
 };
 

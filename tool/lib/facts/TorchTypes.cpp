@@ -2,6 +2,7 @@
 #include "facts/TorchOps.h"
 #include "compat/LlvmCompat.h"
 
+#include "clang/AST/CXXInheritance.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -87,6 +88,18 @@ bool isOrDerivesFrom(const CXXRecordDecl *Class, StringRef Base) {
     return isNamed(Class, Base);
   return matchesNode(cxxRecordDecl(isSameOrDerivedFrom(hasName(("::" + Base).str()))),
                      *Class->getDefinition());
+}
+
+bool exposesModuleInterface(const CXXRecordDecl *Class) {
+  if (!Class || !Class->hasDefinition())
+    return true;
+  CXXBasePaths Paths(/*FindAmbiguities=*/false, /*RecordPaths=*/true, /*DetectVirtual=*/false);
+  const bool Derives = Class->getDefinition()->lookupInBases(
+      [](const CXXBaseSpecifier *Base, CXXBasePath &) {
+        return isNamed(Base->getType()->getAsCXXRecordDecl(), "torch::nn::Module");
+      },
+      Paths);
+  return !Derives || llvm::any_of(Paths, [](const CXXBasePath &Path) { return Path.Access == AS_public; });
 }
 
 ModuleType classifyModuleType(QualType Type) {

@@ -43,6 +43,11 @@ bool isNamed(const clang::NamedDecl *D, llvm::StringRef QualifiedName);
 /// True if `Class` is `Base` or derives from it (qualified name, e.g. "torch::nn::Module").
 bool isOrDerivesFrom(const clang::CXXRecordDecl *Class, llvm::StringRef Base);
 
+/// False for a module class that derives from torch::nn::Module privately or
+/// protectedly (`class ViewImpl : torch::nn::Module`): no code outside it can
+/// call its `to()`. True otherwise, and for a class not known (null).
+bool exposesModuleInterface(const clang::CXXRecordDecl *Class);
+
 /// Classifies a variable's type; references and pointers are not module owners.
 ModuleType classifyModuleType(clang::QualType Type);
 

@@ -113,7 +113,7 @@ void placeMembersInConstructor(MigrationContext &Ctx, const CXXConstructorDecl &
   if (IsModule) {
     for (const FieldDecl *Field : Class->fields()) {
       ModuleSlotType Type = memberSlotType(*Field);
-      if (Type.holdsModules() && Rule.handles(Type.Element.Class) &&
+      if (Type.holdsModules() && Rule.moves(Type.Element.Class) &&
           !Field->getType().isConstQualified() && !isRegisteredSubmodule(*Field))
         Members.push_back({ModuleAccess{nullptr, {Field}}, Type});
     }

@@ -457,7 +457,7 @@ void collectModuleMembers(MigrationContext &Ctx, const CXXRecordDecl &Record,
         collectModuleMembers(Ctx, *Inner, Access, Rule, Out);
       continue;
     }
-    if (!Rule.handles(Type.Element.Class) || Field->getType().isConstQualified())
+    if (!Rule.moves(Type.Element.Class) || Field->getType().isConstQualified())
       continue;
     // Empty when the object is created, and no constructor to fill it: it is
     // moved where the program assigns it (StorePlacement.cpp).

@@ -60,6 +60,11 @@ public:
   /// Whether this rule places modules of `ModuleClass` (models or losses);
   /// null for a module whose class is not known (an AnyModule, TorchScript).
   virtual bool handles(const clang::CXXRecordDecl *ModuleClass) const = 0;
+  /// handles(), and code outside the class can call its `to()`
+  /// (exposesModuleInterface()).
+  bool moves(const clang::CXXRecordDecl *ModuleClass) const {
+    return handles(ModuleClass) && exposesModuleInterface(ModuleClass);
+  }
 };
 
 } // namespace to_device_migrate

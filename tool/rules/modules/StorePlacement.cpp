@@ -173,6 +173,14 @@ void placeStore(MigrationContext &Ctx, const ModuleStore &Store, const ModuleVar
   if (!Ctx.isExpansionInFile(Loc) ||
       (Store.Var ? Ctx.isPerSampleCode(*Store.Var) : Ctx.isPerSampleCode(*Store.Site)))
     return;
+  if (!exposesModuleInterface(Store.Type.Element.Class)) {
+    Rule.diag(Loc, "'" + Store.Type.Element.Class->getNameAsString() +
+                       "' derives from torch::nn::Module privately: code outside it cannot "
+                       "call to(), so it is not moved (its parameters and buffers stay "
+                       "where they are made); derive publicly to move it")
+        << SiteRange;
+    return;
+  }
   const FunctionDecl *Function =
       Store.Var ? dyn_cast_or_null<FunctionDecl>(Store.Var->getParentFunctionOrMethod())
                 : functionOf(Ctx.ast(), DynTypedNode::create(*Store.Site));
