@@ -92,8 +92,18 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
       Field && (Ctx.facts().isHostBuiltField(*Field) || Ctx.isPerSampleCode(*Access)))
     return;
   const Stmt *Statement = Ctx.statementInBlock(*Access).first;
-  if (!Statement)
+  if (!Statement) {
+    // A constructor's member initialiser, a default argument: no statement
+    // before it can hold the one host copy the access needs; say so.
+    diag(Access->getBeginLoc(),
+         "host code reaches the memory of '" + Tensor->getName().str() + "' through " +
+             Access->getMethodDecl()->getName().str() +
+             "() where no statement can hold a host copy (a constructor's member initialiser); "
+             "if it lives on the device this reaches device memory: bring it to the host first "
+             "(.cpu())")
+        << Access->getSourceRange();
     return;
+  }
 
   StringRef Method = Access->getMethodDecl()->getName();
   // A write into a tensor nothing reads afterwards may go to a host copy: the

@@ -83,10 +83,7 @@ void HostBuiltTensorRule::check(const MatchFinder::MatchResult &Result) {
 }
 
 void HostBuiltTensorRule::moveWhereDeviceUses(const Expr &Use) {
-  // Taken by device code as the analysis finds (an operation whose other
-  // operands are the device's), or as the use's shape says.
-  if (!(Ctx.facts().placement().isMovedWhereUsed(Use) || isDeviceUse(Ctx.ast(), Use)) ||
-      isMovedToDevice(Ctx.ast(), Use) ||
+  if (!isDeviceUse(Ctx.ast(), Use) || isMovedToDevice(Ctx.ast(), Use) ||
       !Ctx.isWrittenInFile(Use.getSourceRange()))
     return;
   const std::string Move = ".to(" + Ctx.device().at(Use) + ")";

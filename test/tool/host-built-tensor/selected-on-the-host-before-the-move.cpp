@@ -21,7 +21,7 @@ public:
     auto index = torch::tensor(slots, torch::kLong);
     // CHECK: auto index = torch::tensor(slots, torch::kLong);
     return rewards_.index_select(0, index);
-    // CHECK: return rewards_.index_select(0, index);
+    // CHECK: return rewards_.index_select(0, index).to(device);
   }
 
   torch::Tensor weighted(const std::vector<int64_t> &slots, torch::nn::Linear &scale) const {

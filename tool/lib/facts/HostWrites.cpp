@@ -169,8 +169,7 @@ const Stmt *bodyOf(const VarDecl &Var) {
 }
 
 /// The first ancestor of `E` that is not an implicit wrapper (a cast, a
-/// temporary, the cleanups of a full expression, a conversion of a vector
-/// to a TensorList).
+/// temporary, a conversion of a vector to a TensorList).
 const Stmt *userOf(ASTContext &Ast, const Expr &E) {
   const Expr *Current = &E;
   while (true) {
@@ -179,8 +178,8 @@ const Stmt *userOf(ASTContext &Ast, const Expr &E) {
       return nullptr;
     const auto *Parent = Parents[0].get<Expr>();
     if (!Parent ||
-        !(isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ExprWithCleanups,
-              ParenExpr, CXXFunctionalCastExpr>(Parent) ||
+        !(isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr,
+              CXXFunctionalCastExpr>(Parent) ||
           (isa<CXXConstructExpr>(Parent) && cast<CXXConstructExpr>(Parent)->getNumArgs() == 1)))
       return Parents[0].get<Stmt>();
     Current = Parent;
@@ -844,6 +843,11 @@ bool isDeviceUse(ASTContext &Ast, const Expr &Use) {
         isDeviceTransfer(*Call) || Method->getName() == "data" ||
         ((Effect == TensorEffect::WriteElements || Effect == TensorEffect::Accumulate) && Value == &Use))
       return false; // read on the host (`item`, `sizes`, `data_ptr`), moved, or written
+    // Combined with another tensor into a new one (`t.matmul(x)`, as
+    // `torch::matmul(t, x)`): where that operand is, whatever takes the result.
+    if ((Effect == TensorEffect::Compute || Effect == TensorEffect::Select) &&
+        llvm::any_of(Call->arguments(), [](const Expr *Arg) { return isTensorType(Arg->getType()); }))
+      return true;
     Value = Call;
   }
   // `auto index_dev = index;` (or a view of it): needed on the device where

@@ -131,7 +131,7 @@ public:
 
   bool isMovedWhereUsed(const Expr &Use) const {
     auto Copy = CrossingAt.find(bare(&Use));
-    return Copy != CrossingAt.end() && isOnDevice(Classes[findConst(Copy->second)]);
+    return Copy != CrossingAt.end() && Classes[findConst(Copy->second)].Device;
   }
 
   Placement of(const Expr &Site) const {
@@ -208,11 +208,13 @@ public:
       if (Into.Field && (From.Host || From.HostWrite) && !From.Device)
         Visit(*Into.Field);
     }
-    // Written here or by a function it is handed to, as a member host code
-    // writes itself (FieldWrite::Host): whatever its class meets, since that
-    // it is built on the host is what makes its uses copies.
+    // Handed to a function that writes it (`read(weights_, file)`), and not
+    // needed by device code as it is: built on the host. (A member its own
+    // class's code writes is found by forEachTensorFieldWrite().)
     for (const FieldDecl *Field : WrittenFields)
-      Visit(*Field);
+      if (auto Node = DeclNodes.find(Field->getCanonicalDecl()); Node != DeclNodes.end())
+        if (const Facts &Class = Classes[findConst(Node->second)]; Class.HostWrite && !Class.Device)
+          Visit(*Field);
   }
 
   void forEachSummary(llvm::function_ref<void(const FunctionDecl &, const PlacementSummary &)> Visit) const {
@@ -239,7 +241,6 @@ private:
     /// (`torch::zeros(n, torch::TensorOptions(device))`), which the first
     /// pass cannot place: the program's calls and constructions decide it.
     const ValueDecl *ThroughDevice = nullptr;
-    bool Made = false;    ///< holds a factory's tensor (`torch::zeros(n)`), placed as its class is
     bool Escapes = false; ///< returned, kept in a member or global, or handed to unseen code
     bool Kept = false;    ///< kept in a member or a global: it outlives its function's call
     llvm::SmallVector<const ParmVarDecl *, 1> Params; ///< parameters in it
@@ -281,7 +282,6 @@ private:
     Into.Kept |= From.Kept;
     Into.CrossesToDevice |= From.CrossesToDevice;
     Into.FromHost |= From.FromHost;
-    Into.Made |= From.Made;
     if (!Into.ThroughDevice)
       Into.ThroughDevice = From.ThroughDevice;
     Into.Params.append(From.Params.begin(), From.Params.end());
@@ -289,14 +289,6 @@ private:
     return A;
   }
   Facts &factsOf(unsigned N) { return Classes[find(N)]; }
-
-  /// True if `Class` is on the device: it meets a module, or it holds a
-  /// factory's tensor that nothing places elsewhere (not the host, not a
-  /// parameter's device, not a device member's): the program's device.
-  static bool isOnDevice(const Facts &Class) {
-    return Class.Device || (Class.Made && !Class.Host && !Class.HostWrite && !Class.FromHost &&
-                            !Class.ThroughDevice && Class.Params.empty() && Class.ParamFields.empty());
-  }
 
   /// Where `Class` follows a tensor parameter of `Function` (or a tensor
   /// member of one) that every caller gives.
@@ -720,11 +712,8 @@ private:
   /// not one merely computed with the written tensor).
   void hostWrites(const Expr &Written, unsigned N) {
     factsOf(N).HostWrite = true;
-    const ValueDecl *Tensor = viewedTensor(Written);
-    if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Tensor))
+    if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(viewedTensor(Written)))
       WrittenParams.insert(Param);
-    if (const auto *Field = dyn_cast_or_null<FieldDecl>(Tensor))
-      WrittenFields.insert(Field);
   }
 
   /// Tensors stored into an object the analysis does not follow (a struct
@@ -912,7 +901,6 @@ private:
   /// (`x.options()`, `x.device()`) or the device a device expression names.
   unsigned factory(const CallExpr &Call) {
     const unsigned Site = site(Call);
-    Classes[Site].Made = true;
     for (const Expr *Arg : Call.arguments()) {
       const unsigned Value = value(Arg);
       if (isTensorOptionsType(Arg->getType()) || isDeviceExpression(*ignoreConversions(Arg))) {
@@ -1070,8 +1058,13 @@ private:
       const unsigned Arg = Need == ParameterNeed::Device ? operand(Call.getArg(I)) : value(Call.getArg(I));
       if (Need == ParameterNeed::Device)
         unite(deviceNode(), Arg);
-      else if (Need == ParameterNeed::HostWrite && Arg != NoNode)
+      else if (Need == ParameterNeed::HostWrite && Arg != NoNode) {
         hostWrites(*Call.getArg(I), Arg);
+        // A member handed to a function that writes it (`read(weights_,
+        // file)`): host-written as one its class's code writes itself.
+        if (const auto *Field = dyn_cast_or_null<FieldDecl>(viewedTensor(*Call.getArg(I))))
+          WrittenFields.insert(Field);
+      }
       else if (Need == ParameterNeed::Kept && Arg != NoNode)
         factsOf(Arg).Escapes = factsOf(Arg).Kept = true; // `a.set_position(p)`: a member holds it
       if (I >= Shift)
@@ -1130,7 +1123,7 @@ private:
   unsigned ConstructionNode = NoNode;
   llvm::DenseSet<const ParmVarDecl *> Assigned; ///< parameters a function assigns (`out = ...`)
   llvm::DenseSet<const ParmVarDecl *> WrittenParams; ///< parameters host code writes (hostWrites())
-  llvm::SetVector<const FieldDecl *> WrittenFields; ///< members host code writes (hostWrites())
+  llvm::SetVector<const FieldDecl *> WrittenFields; ///< members handed to functions that write them
   /// A copy (`t[i] = row`, `t.copy_(x)`): the written node, the copied one,
   /// and the tensor member written, if it is one (`batch.rows[k] = buffer[i]`:
   /// forEachHostWrittenField()).

@@ -151,11 +151,9 @@ public:
   /// reads it, or hands it to a module's parameters (`set_data`) before the
   /// module is moved. It stays on the host.
   bool staysOnHost(const clang::Expr &Site) const;
-  /// True if `Use`, a tensor built on the host (a member or local host code
-  /// writes, a getter of one, a function that fills its result from host
-  /// code), is taken as it is by an operation on the device: one whose
-  /// class meets a module, or holds factories' tensors that nothing places
-  /// elsewhere (the program's device). It is moved there.
+  /// True if `Use`, a call's result built on the host (a getter of a member
+  /// the host fills, a function that fills its result from host code), is
+  /// taken by device code as it is: moved there.
   bool isMovedWhereUsed(const clang::Expr &Use) const;
 
   /// The summary of `F`: from the analysed files, else from the rest of the
@@ -168,12 +166,13 @@ public:
   /// the first pass.
   void forEachHostChosenField(
       llvm::function_ref<void(const clang::FieldDecl &, const clang::ValueDecl *Device)> Visit) const;
-  /// Every tensor member that host code writes: through its memory, here or
-  /// in a function it is handed to (`read_matrix(weights_, file)` writing
-  /// through an accessor: ParameterNeed::HostWrite), or by copies of host
-  /// memory that no device code needs (rows of a buffer host code writes,
-  /// `batch.rows[k] = buffer[i]`). Built on the host like one host code
-  /// writes element by element (FieldWrite::Host), for the first pass.
+  /// Every tensor member that host code writes and no device code takes as
+  /// it is: handed to a function that writes through it
+  /// (`read_matrix(weights_, file)` through an accessor:
+  /// ParameterNeed::HostWrite), or filled with copies of host memory (rows
+  /// of a buffer host code writes, `batch.rows[k] = buffer[i]`). Built on
+  /// the host like one host code writes element by element
+  /// (FieldWrite::Host), for the first pass.
   void forEachHostWrittenField(llvm::function_ref<void(const clang::FieldDecl &)> Visit) const;
   /// Every summary of the analysed files, for the first pass.
   void forEachSummary(llvm::function_ref<void(const clang::FunctionDecl &, const PlacementSummary &)> Visit) const;
