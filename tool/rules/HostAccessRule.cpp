@@ -93,14 +93,15 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
     return;
   const Stmt *Statement = Ctx.statementInBlock(*Access).first;
   if (!Statement) {
-    // A constructor's member initialiser, a default argument: no statement
-    // before it can hold the one host copy the access needs; say so.
+    // A constructor's member initialiser, a default argument, a global's
+    // initialiser: no statement before it can hold the one host copy the
+    // access needs; say so.
     diag(Access->getBeginLoc(),
          "host code reaches the memory of '" + Tensor->getName().str() + "' through " +
              Access->getMethodDecl()->getName().str() +
-             "() where no statement can hold a host copy (a constructor's member initialiser); "
-             "if it lives on the device this reaches device memory: bring it to the host first "
-             "(.cpu())")
+             "() where no statement can hold a host copy (an initialiser or a default "
+             "argument); if it lives on the device this reaches device memory: bring it to "
+             "the host first (.cpu())")
         << Access->getSourceRange();
     return;
   }

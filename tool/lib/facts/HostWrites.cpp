@@ -1083,13 +1083,38 @@ bool isTensorInput(const ParmVarDecl &Param) {
 
 } // namespace
 
+/// Is `S` in the body of a loop of its function (not in the loop's
+/// initialisation, which runs once)?
+static bool isInLoopBody(ASTContext &Ast, const Stmt &S) {
+  DynTypedNode Current = DynTypedNode::create(S);
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(Current);
+    if (Parents.empty() || Parents[0].get<FunctionDecl>())
+      return false;
+    const DynTypedNode Parent = Parents[0];
+    const Stmt *Child = Current.get<Stmt>();
+    if (const auto *For = Parent.get<ForStmt>(); For && For->getBody() == Child)
+      return true;
+    if (const auto *For = Parent.get<CXXForRangeStmt>(); For && For->getBody() == Child)
+      return true;
+    if (const auto *While = Parent.get<WhileStmt>(); While && While->getBody() == Child)
+      return true;
+    if (const auto *Do = Parent.get<DoStmt>(); Do && Do->getBody() == Child)
+      return true;
+    Current = Parent; // through declarations too (`auto x = f(t);` in a loop)
+  }
+}
+
 bool isInputParameter(ASTContext &Ast, const ParmVarDecl &Param) {
   if (!isTensorInput(Param))
     return false;
   const auto *Function = dyn_cast_or_null<FunctionDecl>(Param.getParentFunctionOrMethod());
+  // Taken by device code in a loop, a move where it is used would be made
+  // at every turn: the caller makes it where it is needed, once.
   return Function && Function->getBody() &&
          !anyUseIn(Function->getBody(), Param, [&](const DeclRefExpr &Ref) {
-           return isReturned(Ast, Ref) || isDeviceModification(Ast, Ref, Param);
+           return isReturned(Ast, Ref) || isDeviceModification(Ast, Ref, Param) ||
+                  (isInLoopBody(Ast, Ref) && isDeviceUse(Ast, outermostView(Ast, Ref, Param)));
          });
 }
 

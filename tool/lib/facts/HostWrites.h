@@ -179,7 +179,8 @@ bool holdsHostData(const clang::VarDecl &Var);
 /// holds one).
 bool isHostDataArgument(const clang::Expr &Arg);
 /// True if `Param`, a tensor taken by value or by const reference, is only an
-/// input of its function: never given a new value, nor returned.
+/// input of its function: never given a new value, nor returned, nor taken by
+/// device code in a loop (a move at that use would be made at every turn).
 bool isInputParameter(clang::ASTContext &Ast, const clang::ParmVarDecl &Param);
 /// The parameter of a function `Arg` is handed to, as `Call`'s argument.
 struct HandedTo {
