@@ -881,20 +881,20 @@ private:
   /// selection, not all it selects from: a batch, not the replay buffer),
   /// unless an index is the device's already.
   unsigned select(const CallExpr &Call, const Expr *Selected) {
-    const unsigned Base = value(Selected);
-    if (Base == NoNode || !factsOf(Base).Host)
-      return unite(fresh(), uniteOperands(Call, NoNode));
-    llvm::SmallVector<unsigned, 2> Indices;
-    for (const Expr *Arg : Call.arguments())
-      if (Arg != Selected)
-        if (const unsigned Index = value(Arg); Index != NoNode)
-          Indices.push_back(Index);
-    if (llvm::any_of(Indices, [&](unsigned Index) { return factsOf(Index).Device; }))
-      return unite(fresh(), uniteOperands(Call, NoNode));
-    unsigned Into = Base;
-    for (unsigned Index : Indices)
-      Into = unite(Into, Index);
-    return unite(fresh(), Into);
+    if (const unsigned Base = value(Selected); Base != NoNode && factsOf(Base).Host) {
+      llvm::SmallVector<unsigned, 2> Indices;
+      for (const Expr *Arg : Call.arguments())
+        if (Arg != Selected)
+          if (const unsigned Index = value(Arg); Index != NoNode)
+            Indices.push_back(Index);
+      if (llvm::none_of(Indices, [&](unsigned Index) { return factsOf(Index).Device; })) {
+        unsigned Into = Base;
+        for (unsigned Index : Indices)
+          Into = unite(Into, Index);
+        return unite(fresh(), Into);
+      }
+    }
+    return unite(fresh(), uniteOperands(Call, NoNode)); // computed where its operands are
   }
 
   /// `torch::zeros(n, opts)`: a new site, where its options' tensor is
