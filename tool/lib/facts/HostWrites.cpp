@@ -1,5 +1,6 @@
 #include "facts/HostWrites.h"
 #include "facts/Liveness.h"
+#include "facts/Repetition.h"
 #include "facts/TorchOps.h"
 #include "facts/TorchTypes.h"
 #include "compat/LlvmCompat.h"
@@ -923,30 +924,8 @@ static bool isMadeFromNoTensor(const Expr &Init) {
 /// around its declaration (`for (i...) t[i] = v`: a fill, cheaper on the host
 /// and copied once, than one small write on the device per element).
 static bool isFilledInLoop(ASTContext &Ast, const VarDecl &Tensor) {
-  const SourceManager &SM = Ast.getSourceManager();
-  const SourceLocation Declared = SM.getExpansionLoc(Tensor.getLocation());
-  auto InLoopWithout = [&](const Expr &Ref) {
-    for (DynTypedNodeList Parents = Ast.getParents(Ref); !Parents.empty();) {
-      if (const auto *F = Parents[0].get<FunctionDecl>()) {
-        // A lambda's body runs where the lambda is made (a job queued per
-        // element in a loop): climb on from the lambda.
-        const auto *Method = dyn_cast<CXXMethodDecl>(F);
-        if (!Method || !Method->getParent()->isLambda())
-          return false;
-        Parents = Ast.getParents(*Method->getParent());
-        continue;
-      }
-      const auto *Loop = Parents[0].get<Stmt>();
-      if (Loop && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Loop) &&
-          !SM.isPointWithin(Declared, SM.getExpansionLoc(Loop->getBeginLoc()),
-                            SM.getExpansionLoc(Loop->getEndLoc())))
-        return true;
-      Parents = Ast.getParents(Parents[0]);
-    }
-    return false;
-  };
   return anyUseIn(bodyOf(Tensor), Tensor, [&](const DeclRefExpr &Ref) {
-    return InLoopWithout(Ref) && isHostWrite(Ast, Ref, Tensor);
+    return isHostWrite(Ast, Ref, Tensor) && runsAgainWithSame(Ast, Ref, &Tensor);
   });
 }
 
@@ -1083,28 +1062,6 @@ bool isTensorInput(const ParmVarDecl &Param) {
 
 } // namespace
 
-/// Is `S` in the body of a loop of its function (not in the loop's
-/// initialisation, which runs once)?
-static bool isInLoopBody(ASTContext &Ast, const Stmt &S) {
-  DynTypedNode Current = DynTypedNode::create(S);
-  while (true) {
-    DynTypedNodeList Parents = Ast.getParents(Current);
-    if (Parents.empty() || Parents[0].get<FunctionDecl>())
-      return false;
-    const DynTypedNode Parent = Parents[0];
-    const Stmt *Child = Current.get<Stmt>();
-    if (const auto *For = Parent.get<ForStmt>(); For && For->getBody() == Child)
-      return true;
-    if (const auto *For = Parent.get<CXXForRangeStmt>(); For && For->getBody() == Child)
-      return true;
-    if (const auto *While = Parent.get<WhileStmt>(); While && While->getBody() == Child)
-      return true;
-    if (const auto *Do = Parent.get<DoStmt>(); Do && Do->getBody() == Child)
-      return true;
-    Current = Parent; // through declarations too (`auto x = f(t);` in a loop)
-  }
-}
-
 bool isInputParameter(ASTContext &Ast, const ParmVarDecl &Param) {
   if (!isTensorInput(Param))
     return false;
@@ -1114,7 +1071,7 @@ bool isInputParameter(ASTContext &Ast, const ParmVarDecl &Param) {
   return Function && Function->getBody() &&
          !anyUseIn(Function->getBody(), Param, [&](const DeclRefExpr &Ref) {
            return isReturned(Ast, Ref) || isDeviceModification(Ast, Ref, Param) ||
-                  (isInLoopBody(Ast, Ref) && isDeviceUse(Ast, outermostView(Ast, Ref, Param)));
+                  (isDeviceUse(Ast, outermostView(Ast, Ref, Param)) && runsAgainWithSame(Ast, Ref, &Param));
          });
 }
 
