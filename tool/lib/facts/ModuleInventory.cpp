@@ -105,6 +105,14 @@ bool isNullValue(const Expr *E) {
                (isa<IntegerLiteral>(E) && cast<IntegerLiteral>(E)->getValue() == 0));
 }
 
+/// A null value, or a module holder made from one (`Linear(nullptr)`).
+static bool isNullHolder(const Expr *E) {
+  if (isNullValue(E))
+    return true;
+  const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(stripped(E));
+  return Construct && Construct->getNumArgs() == 1 && isNullValue(Construct->getArg(0));
+}
+
 bool isNamedFunction(const FunctionDecl *F, llvm::ArrayRef<llvm::StringRef> Names) {
   return F && F->getIdentifier() && llvm::is_contained(Names, F->getName());
 }
@@ -235,6 +243,10 @@ StoredModule classifyStoredModule(const Expr *Value, const ModuleSlotType &Type)
     }
     if (Construct->getConstructor()->isCopyOrMoveConstructor())
       return classifyStoredModule(Construct->getArg(0), Type);
+    // `std::vector<Linear> layers{n, nullptr}`: a count of empty holders.
+    if (Type.Container != ModuleContainer::None && Construct->getNumArgs() == 2 &&
+        isNullHolder(Construct->getArg(1)))
+      return StoredModule::Empty;
     return StoredModule::New;
   }
   if (isa<InitListExpr, ParenListExpr>(E)) {

@@ -24,7 +24,7 @@ using namespace clang;
 namespace to_device_migrate {
 namespace {
 
-/// Finds `member = ...` (or `member.reset(...)`, `member.push_back(...)`) in a
+/// Finds `member = ...` (or `member[i] = ...`, `member.reset(...)`) in a
 /// constructor's body.
 class StoreFinder : public RecursiveASTVisitor<StoreFinder> {
 public:
@@ -49,6 +49,10 @@ public:
 
 private:
   void check(const Expr *Target) {
+    // An element of it (`layers[i] = ...`) is a store into the member too.
+    if (const auto *Element = dyn_cast<CXXOperatorCallExpr>(Target->IgnoreParenImpCasts());
+        Element && Element->getOperator() == OO_Subscript)
+      Target = Element->getArg(0);
     ModuleAccess Access = calledOn(Target);
     Found |= !Access.Var && Access.Fields.size() == 1 &&
              Access.Fields.front()->getName() == Field.getName();

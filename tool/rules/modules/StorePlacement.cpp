@@ -157,6 +157,18 @@ std::string arrayLengthOf(MigrationContext &Ctx, const Expr *Value) {
   return Size && isPlainReach(Size) ? "(" + Ctx.text(Size->getSourceRange()).str() + ")" : "";
 }
 
+/// The member of the module's own class that `Store` stores into: the
+/// member itself, or the container an element of which it assigns
+/// (`heads[i] = Linear(...)`); null for anything else.
+const FieldDecl *memberStoredInto(const ModuleStore &Store) {
+  ModuleAccess Access = Store.Access;
+  if (const auto *Element = Store.Target ? dyn_cast<CXXOperatorCallExpr>(Store.Target->IgnoreParenImpCasts())
+                                         : nullptr;
+      Element && Element->getOperator() == OO_Subscript)
+    Access = calledOn(Element->getArg(0));
+  return !Access.Var && Access.Fields.size() == 1 ? Access.Fields.front() : nullptr;
+}
+
 } // namespace
 
 void placeStore(MigrationContext &Ctx, const ModuleStore &Store, const ModuleVariableRule &Rule,
@@ -193,8 +205,7 @@ void placeStore(MigrationContext &Ctx, const ModuleStore &Store, const ModuleVar
   // its parent does not register: Module::to() does not reach them.
   std::string Note;
   if (Function && isInsideModuleMember(Function)) {
-    const FieldDecl *Field =
-        !Store.Access.Var && Store.Access.Fields.size() == 1 ? Store.Access.Fields.front() : nullptr;
+    const FieldDecl *Field = memberStoredInto(Store);
     if (!Field || isRegisteredSubmodule(*Field))
       return;
     Note = "module member '" + Field->getName().str() + "' of '" +
