@@ -843,15 +843,22 @@ private:
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Call);
         Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
         holdsTensors(Op->getArg(0)->getType())) {
-      if (const auto *Ref = dyn_cast<DeclRefExpr>(bare(Op->getArg(0)))) {
-        if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl()))
-          Assigned.insert(Param);
-        // A local's new value, from here to its next assignment.
-        if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()); Var && isFollowedByDefinition(*Var)) {
-          const unsigned Definition = definitionNode(*Op, *Var);
-          ExprNodes[Op->getArg(0)->IgnoreParens()] = Definition;
-          return unite(Definition, operand(Op->getArg(1)));
+      const auto *Ref = dyn_cast<DeclRefExpr>(bare(Op->getArg(0)));
+      if (const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr) {
+        Assigned.insert(Param);
+        // `out = ...` with `Tensor &out`: the value leaves the function, as the caller's tensor.
+        if (Param->getType()->isLValueReferenceType()) {
+          const unsigned Given = unite(value(Op->getArg(0)), operand(Op->getArg(1)));
+          factsOf(Given).Escapes = true;
+          return Given;
         }
+      }
+      // A local's new value, from here to its next assignment.
+      if (const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+          Var && isFollowedByDefinition(*Var)) {
+        const unsigned Definition = definitionNode(*Op, *Var);
+        ExprNodes[Op->getArg(0)->IgnoreParens()] = Definition;
+        return unite(Definition, operand(Op->getArg(1)));
       }
       return unite(value(Op->getArg(0)), operand(Op->getArg(1)));
     }
