@@ -52,6 +52,29 @@ bool isPlacedSource(MigrationContext &Ctx, const FunctionDecl &F) {
          !Ctx.facts().returnsHostBuiltTensor(F);
 }
 
+/// The structured binding `Call` initialises (`auto [x, y] = Call;`), if any.
+const DecompositionDecl *decompositionOf(ASTContext &Ast, const CallExpr &Call) {
+  const Expr *Current = &Call;
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(*Current);
+    if (Parents.empty())
+      return nullptr;
+    if (const auto *Bound = Parents[0].get<DecompositionDecl>())
+      return Bound;
+    const auto *Parent = Parents[0].get<Expr>();
+    if (!Parent || !isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                        ExprWithCleanups, CXXConstructExpr>(Parent))
+      return nullptr;
+    Current = Parent;
+  }
+}
+
+/// `std::pair` or `std::tuple`, whose tensors a structured binding names.
+bool isPairOrTuple(QualType Type) {
+  const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
+  return Record && (isNamed(Record, "std::pair") || isNamed(Record, "std::tuple"));
+}
+
 } // namespace
 
 void ReceivedTensorRule::registerMatchers(MatchFinder *Finder) {
@@ -94,6 +117,13 @@ void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
   }
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const auto *Callee = Result.Nodes.getNodeAs<FunctionDecl>("callee");
+  if (isPairOrTuple(Call->getType()) && carriesTensors(Call->getType())) {
+    // A pair or tuple of tensors the program's function built on the host
+    // (`auto [x, y] = get_batch(data);`), taken by device code.
+    if (!isLibraryDecl(Callee) && Flow.isMovedWhereUsed(*Call))
+      moveHostBatch(*Call, "'" + Callee->getNameAsString() + "' gives tensors built on the host");
+    return;
+  }
   if (!isTensorType(Call->getType()))
     return;
   if (isPlacedSource(Ctx, *Callee)) {
@@ -134,6 +164,52 @@ void ReceivedTensorRule::check(const MatchFinder::MatchResult &Result) {
            "(no copy if it is there already)",
        DiagnosticIDs::Note)
       << Call->getSourceRange();
+}
+
+void ReceivedTensorRule::moveHostBatch(const CallExpr &Call, const std::string &What) {
+  if (Ctx.isPerSampleCode(Call) || !Ctx.isWrittenInFile(Call.getSourceRange()))
+    return;
+  // `auto [x, y] = get_batch(data);`: each tensor binding is rebound to its
+  // copy on the device right after (a binding of a pair held by value).
+  const DecompositionDecl *Bound = decompositionOf(Ctx.ast(), Call);
+  MigrationContext::StatementPlace Place = Bound ? Ctx.placeOf(*Bound) : MigrationContext::StatementPlace();
+  if (!Bound || !Place.Statement || Bound->getType()->isReferenceType() ||
+      Bound->getType().isConstQualified()) {
+    diag(Call.getBeginLoc(), What + " that device code takes, and the tool can rebind them only "
+                                    "where a structured binding holds them by value: move them "
+                                    "to the device where they are received")
+        << Call.getSourceRange();
+    return;
+  }
+  std::vector<const BindingDecl *> Moved;
+  for (const BindingDecl *Binding : Bound->bindings())
+    if (isTensorType(Binding->getType()) && !isRebound(*Binding))
+      Moved.push_back(Binding);
+  if (Moved.empty())
+    return;
+  const std::string Device = Ctx.device().at(Call);
+  insertAfterStatement(Call.getSourceRange(), Place, [&](llvm::StringRef Indent) {
+    std::string Text;
+    for (const BindingDecl *Binding : Moved)
+      Text += "\n" + Indent.str() + Binding->getName().str() + " = " + Binding->getName().str() +
+              ".to(" + Device + ");";
+    return Text;
+  });
+  diag(Call.getBeginLoc(),
+       What + " and device code takes them: moved to the device once, where they are received",
+       DiagnosticIDs::Note)
+      << Call.getSourceRange();
+}
+
+bool ReceivedTensorRule::isRebound(const BindingDecl &Binding) {
+  const auto *Function = dyn_cast_or_null<FunctionDecl>(Binding.getDeclContext());
+  if (!Function || !Function->getBody())
+    return false;
+  auto Moves = match(findAll(declRefExpr(to(bindingDecl(equalsNode(&Binding)))).bind("ref")),
+                     *Function->getBody(), Ctx.ast());
+  return llvm::any_of(Moves, [&](const BoundNodes &Nodes) {
+    return isMovedToDevice(Ctx.ast(), *Nodes.getNodeAs<DeclRefExpr>("ref"));
+  });
 }
 
 void ReceivedTensorRule::moveHostTensor(const Expr &Value, const std::string &What) {

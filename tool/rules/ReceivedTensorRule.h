@@ -22,6 +22,12 @@ public:
 private:
   /// `Value` (a tensor built on the host elsewhere) gets `.to(device)` and a note saying `What`.
   void moveHostTensor(const clang::Expr &Value, const std::string &What);
+  /// The tensors of `Call` (a pair or tuple built on the host elsewhere) are
+  /// moved where a structured binding receives them, with a note saying
+  /// `What`; a warning where none does.
+  void moveHostBatch(const clang::CallExpr &Call, const std::string &What);
+  /// True if `Binding` is moved to the device somewhere in its function.
+  bool isRebound(const clang::BindingDecl &Binding);
 };
 
 } // namespace to_device_migrate

@@ -533,12 +533,21 @@ private:
                });
                Param != Class.Params.end())
         Summary.Returns = {ReturnSummary::Parameter, (*Param)->getFunctionScopeIndex()};
-      else if (Class.Host || Class.FromHost || Class.HostWrite) // nothing here moves it: on the host
-        Summary.Returns = {ReturnSummary::HostBuilt, 0};
+      else if (Class.Host || Class.FromHost || Class.HostWrite || holdsHostCopy(returnNode(F)))
+        Summary.Returns = {ReturnSummary::HostBuilt, 0}; // nothing here moves it: on the host
       else if (const auto *Member = dyn_cast_or_null<FieldDecl>(Class.ThroughDevice))
         Summary.Returns = {ReturnSummary::ThroughMember, 0, usrOf(Member)};
     }
     return Summary;
+  }
+
+  /// True if a tensor host code built is copied into `N`'s class as it is
+  /// (`return {x, y};` of host-built rows): the class holds host tensors.
+  bool holdsHostCopy(unsigned N) {
+    const unsigned Root = find(N);
+    return llvm::any_of(Crossings, [&](const std::pair<unsigned, unsigned> &Crossing) {
+      return find(Crossing.second) == Root;
+    });
   }
 
   // --- Statements ---
