@@ -168,6 +168,11 @@ public:
     // Combined with a host tensor that nothing moves: made on the host too.
     if (Class.FromHost)
       return {Placement::Host, nullptr};
+    // Copied into a tensor host code builds (`batch[i] = torch::tensor(row)`
+    // in a fill) and needed nowhere else: made on the host, where it goes.
+    for (const Copy &Into : Copies)
+      if (findConst(Into.Source) == Root && Classes[findConst(Into.Written)].Host)
+        return {Placement::Host, nullptr};
     return {};
   }
 
