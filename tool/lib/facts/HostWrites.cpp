@@ -920,28 +920,12 @@ static bool isMadeFromNoTensor(const Expr &Init) {
   return Callee && isLibraryDecl(Callee) && llvm::none_of(Call->arguments(), IsTensor);
 }
 
-/// True if `Ref` names `Tensor` in `t[i][j] = src[k]`: one element of it
-/// assigned one element of another tensor (at host indices, both).
-static bool isElementCopy(ASTContext &Ast, const DeclRefExpr &Ref, const VarDecl &Tensor) {
-  const Expr &Viewed = outermostView(Ast, Ref, Tensor);
-  const auto *Assign = &Viewed == &Ref ? nullptr : dyn_cast_or_null<CXXOperatorCallExpr>(userOf(Ast, Viewed));
-  if (!Assign || Assign->getOperator() != OO_Equal || Assign->getNumArgs() != 2 ||
-      Assign->getArg(0)->IgnoreImplicit() != Viewed.IgnoreImplicit() || !viewsWithHostOperands(Viewed, Ref))
-    return false;
-  const auto *Element = dyn_cast<CXXOperatorCallExpr>(ignoreConversions(Assign->getArg(1))->IgnoreImplicit());
-  return Element && Element->getOperator() == OO_Subscript && Element->getNumArgs() == 2 &&
-         isTensorType(Element->getArg(0)->getType()) && holdsOnlyHostValues(*Element->getArg(1));
-}
-
 /// True if host code writes `Tensor`'s elements in a loop that is not also
 /// around its declaration (`for (i...) t[i] = v`: a fill, cheaper on the host
-/// and copied once, than one small write on the device per element). So is
-/// a copy of another tensor's elements one at a time (`t[i][j] = src[k]`):
-/// each a tiny operation, done on the host.
+/// and copied once, than one small write on the device per element).
 static bool isFilledInLoop(ASTContext &Ast, const VarDecl &Tensor) {
   return anyUseIn(bodyOf(Tensor), Tensor, [&](const DeclRefExpr &Ref) {
-    return (isHostWrite(Ast, Ref, Tensor) || isElementCopy(Ast, Ref, Tensor)) &&
-           runsAgainWithSame(Ast, Ref, &Tensor);
+    return isHostWrite(Ast, Ref, Tensor) && runsAgainWithSame(Ast, Ref, &Tensor);
   });
 }
 
