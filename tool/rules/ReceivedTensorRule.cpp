@@ -52,23 +52,6 @@ bool isPlacedSource(MigrationContext &Ctx, const FunctionDecl &F) {
          !Ctx.facts().returnsHostBuiltTensor(F);
 }
 
-/// The structured binding `Call` initialises (`auto [x, y] = Call;`), if any.
-const DecompositionDecl *decompositionOf(ASTContext &Ast, const CallExpr &Call) {
-  const Expr *Current = &Call;
-  while (true) {
-    DynTypedNodeList Parents = Ast.getParents(*Current);
-    if (Parents.empty())
-      return nullptr;
-    if (const auto *Bound = Parents[0].get<DecompositionDecl>())
-      return Bound;
-    const auto *Parent = Parents[0].get<Expr>();
-    if (!Parent || !isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
-                        ExprWithCleanups, CXXConstructExpr>(Parent))
-      return nullptr;
-    Current = Parent;
-  }
-}
-
 /// `std::pair` or `std::tuple`, whose tensors a structured binding names.
 bool isPairOrTuple(QualType Type) {
   const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
@@ -171,7 +154,7 @@ void ReceivedTensorRule::moveHostBatch(const CallExpr &Call, const std::string &
     return;
   // `auto [x, y] = get_batch(data);`: each tensor binding is rebound to its
   // copy on the device right after (a binding of a pair held by value).
-  const DecompositionDecl *Bound = decompositionOf(Ctx.ast(), Call);
+  const auto *Bound = dyn_cast_or_null<DecompositionDecl>(initializedVariable(Ctx.ast(), Call));
   MigrationContext::StatementPlace Place = Bound ? Ctx.placeOf(*Bound) : MigrationContext::StatementPlace();
   if (!Bound || !Place.Statement || Bound->getType()->isReferenceType() ||
       Bound->getType().isConstQualified()) {
