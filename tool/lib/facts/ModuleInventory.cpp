@@ -50,6 +50,13 @@ ModuleAccess calledOn(const Expr *Object) {
   return Access.Var ? Access : ModuleAccess();
 }
 
+ModuleAccess storedInto(const Expr *Target) {
+  if (const auto *Element = Target ? dyn_cast<CXXOperatorCallExpr>(Target->IgnoreParenImpCasts()) : nullptr;
+      Element && Element->getOperator() == OO_Subscript)
+    Target = Element->getArg(0);
+  return calledOn(Target);
+}
+
 ModuleSlotType memberSlotType(const FieldDecl &Field) {
   const auto *Record = dyn_cast<CXXRecordDecl>(Field.getParent());
   const ClassTemplateDecl *Template = Record ? Record->getDescribedClassTemplate() : nullptr;

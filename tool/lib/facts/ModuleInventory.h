@@ -47,6 +47,9 @@ struct ModuleAccess {
 /// `this->proj->f(...)`, `net.get()`: the module object an expression reaches
 /// (empty if none).
 ModuleAccess calledOn(const clang::Expr *Object);
+/// What an assignment to `Target` stores into: calledOn(Target), or for an
+/// element of a container (`layers[i] = ...`), the container.
+ModuleAccess storedInto(const clang::Expr *Target);
 
 /// The module type of a member; in a class template, where it depends on the
 /// template's arguments (`Module model;`), the one every instantiation of this

@@ -49,11 +49,7 @@ public:
 
 private:
   void check(const Expr *Target) {
-    // An element of it (`layers[i] = ...`) is a store into the member too.
-    if (const auto *Element = dyn_cast<CXXOperatorCallExpr>(Target->IgnoreParenImpCasts());
-        Element && Element->getOperator() == OO_Subscript)
-      Target = Element->getArg(0);
-    ModuleAccess Access = calledOn(Target);
+    ModuleAccess Access = storedInto(Target); // `layers[i] = ...` stores into `layers`
     Found |= !Access.Var && Access.Fields.size() == 1 &&
              Access.Fields.front()->getName() == Field.getName();
   }

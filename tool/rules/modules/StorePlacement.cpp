@@ -161,11 +161,7 @@ std::string arrayLengthOf(MigrationContext &Ctx, const Expr *Value) {
 /// member itself, or the container an element of which it assigns
 /// (`heads[i] = Linear(...)`); null for anything else.
 const FieldDecl *memberStoredInto(const ModuleStore &Store) {
-  ModuleAccess Access = Store.Access;
-  if (const auto *Element = Store.Target ? dyn_cast<CXXOperatorCallExpr>(Store.Target->IgnoreParenImpCasts())
-                                         : nullptr;
-      Element && Element->getOperator() == OO_Subscript)
-    Access = calledOn(Element->getArg(0));
+  const ModuleAccess Access = Store.Target ? storedInto(Store.Target) : Store.Access;
   return !Access.Var && Access.Fields.size() == 1 ? Access.Fields.front() : nullptr;
 }
 
