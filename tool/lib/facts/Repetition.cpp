@@ -12,15 +12,6 @@ using namespace clang;
 namespace to_device_migrate {
 namespace {
 
-/// The function whose body holds `S` (a lambda's call operator for code in a
-/// lambda's body); null for code outside any function (a member's initialiser).
-const FunctionDecl *functionOf(ASTContext &Ast, const Stmt &S) {
-  for (DynTypedNodeList Parents = Ast.getParents(S); !Parents.empty(); Parents = Ast.getParents(Parents[0]))
-    if (const auto *F = Parents[0].get<FunctionDecl>())
-      return F;
-  return nullptr;
-}
-
 /// The lambda expression whose call operator `F` is; null if it is none.
 const LambdaExpr *lambdaOf(ASTContext &Ast, const FunctionDecl &F) {
   const auto *Method = dyn_cast<CXXMethodDecl>(&F);
@@ -100,6 +91,16 @@ private:
 };
 
 } // namespace
+
+const FunctionDecl *functionOf(ASTContext &Ast, const Stmt &S) {
+  for (DynTypedNodeList Parents = Ast.getParents(S); !Parents.empty(); Parents = Ast.getParents(Parents[0])) {
+    if (const auto *F = Parents[0].get<FunctionDecl>())
+      return F;
+    if (const auto *Lambda = Parents[0].get<LambdaExpr>())
+      return Lambda->getCallOperator();
+  }
+  return nullptr;
+}
 
 bool runsAgainWithSame(ASTContext &Ast, const Stmt &Use, const VarDecl *Var) {
   const Stmt *Current = &Use;

@@ -10,6 +10,11 @@
 
 namespace to_device_migrate {
 
+/// The function whose body holds `S` (a lambda's call operator for code in
+/// a lambda's body), climbing from `S`'s parents; null for code outside any
+/// function (a member's initialiser).
+const clang::FunctionDecl *functionOf(clang::ASTContext &Ast, const clang::Stmt &S);
+
 /// True if `Use` can run again in one call of its function without `Var`
 /// being declared anew in between: it lies on a cycle of the function's CFG
 /// (a loop's body, condition or increment; not a loop's initialisation) that

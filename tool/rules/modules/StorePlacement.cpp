@@ -7,6 +7,7 @@
 #include "ModuleMoves.h"
 #include "ModulePlacement.h"
 #include "compat/LlvmCompat.h"
+#include "facts/Repetition.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -17,21 +18,6 @@ using namespace clang;
 
 namespace to_device_migrate {
 namespace {
-
-/// The function whose body holds `Node` (a lambda's call operator for a lambda's body).
-const FunctionDecl *functionOf(ASTContext &Ast, DynTypedNode Node) {
-  for (int Depth = 0; Depth < 256; ++Depth) {
-    if (const auto *F = Node.get<FunctionDecl>())
-      return F;
-    if (const auto *Lambda = Node.get<LambdaExpr>())
-      return Lambda->getCallOperator();
-    DynTypedNodeList Parents = Ast.getParents(Node);
-    if (Parents.empty())
-      return nullptr;
-    Node = Parents[0];
-  }
-  return nullptr;
-}
 
 /// An expression that reaches an object without side effects, so that it can
 /// be written again after the store: `net`, `this->net`, `agents[i].net`, `*p`.
@@ -191,7 +177,7 @@ void placeStore(MigrationContext &Ctx, const ModuleStore &Store, const ModuleVar
   }
   const FunctionDecl *Function =
       Store.Var ? dyn_cast_or_null<FunctionDecl>(Store.Var->getParentFunctionOrMethod())
-                : functionOf(Ctx.ast(), DynTypedNode::create(*Store.Site));
+                : functionOf(Ctx.ast(), *Store.Site);
   ModuleToMove Module{spellingOf(Ctx, Store), Store.Type, isLossModule(Store.Type.Element.Class),
                       arrayLengthOf(Ctx, Store.Value)};
   if (Store.Type.Pointer && Store.Value && !Module.ArrayLength.empty())
