@@ -82,8 +82,7 @@ public:
     // Summaries to a fixed point: a caller's view of a callee is the callee's
     // summary, which its own callees' summaries decide.
     for (int Round = 0; Round < 8; ++Round) {
-      analyseAll(); // the last round's classes are the answers
-      bool Changed = false;
+      bool Changed = analyseAll(); // the last round's classes are the answers
       for (const FunctionDecl *F : Functions) {
         PlacementSummary Summary = summarize(*F);
         auto [Entry, New] = Summaries.try_emplace(F->getCanonicalDecl(), Summary);
@@ -470,7 +469,9 @@ private:
       Fields.push_back(Field);
   }
 
-  void analyseAll() {
+  /// One round over every function; true if it learnt that a selection
+  /// belongs on the device (joinHostSelections()).
+  bool analyseAll() {
     Parent.clear();
     Classes.clear();
     DeclNodes.clear();
@@ -484,6 +485,7 @@ private:
     TensorWork.clear();
     Crossings.clear();
     CrossingAt.clear();
+    HostSelections.clear();
     Copies.clear();
     DeviceNode = NoNode;
     ConstructionNode = NoNode;
@@ -493,6 +495,7 @@ private:
     }
     for (const FunctionDecl *F : Functions)
       analyse(*F);
+    return joinHostSelections();
   }
 
   void analyse(const FunctionDecl &F) {
@@ -901,21 +904,41 @@ private:
   /// copied where device code takes it (HostBuiltTensorRule moves the
   /// selection, not all it selects from: a batch, not the replay buffer),
   /// unless an index is the device's already.
+  ///
+  /// Whether an index is the device's is known only once every use of it is
+  /// seen (`buffer.index_select(0, idx)` may come before
+  /// `logprobs.index_select(0, idx)` with `logprobs` on the device): the
+  /// indices join the host selection at the end of the round
+  /// (joinHostSelections()), and a selection whose index turned out the
+  /// device's is computed there from the next round on.
   unsigned select(const CallExpr &Call, const Expr *Selected) {
-    if (const unsigned Base = value(Selected); Base != NoNode && factsOf(Base).Host) {
-      llvm::SmallVector<unsigned, 2> Indices;
+    if (const unsigned Base = value(Selected);
+        Base != NoNode && factsOf(Base).Host && !SelectionsOnDevice.count(&Call)) {
+      HostSelection Selection{&Call, Base, {}};
       for (const Expr *Arg : Call.arguments())
         if (Arg != Selected)
           if (const unsigned Index = value(Arg); Index != NoNode)
-            Indices.push_back(Index);
-      if (llvm::none_of(Indices, [&](unsigned Index) { return factsOf(Index).Device; })) {
-        unsigned Into = Base;
-        for (unsigned Index : Indices)
-          Into = unite(Into, Index);
-        return unite(fresh(), Into);
-      }
+            Selection.Indices.push_back(Index);
+      HostSelections.push_back(std::move(Selection));
+      return unite(fresh(), Base);
     }
     return unite(fresh(), uniteOperands(Call, NoNode)); // computed where its operands are
+  }
+
+  /// The end of a round for select()'s host selections: indices the device
+  /// needs make their selection the device's (true if one did, for another
+  /// round); the others are made on the host with what they select from.
+  bool joinHostSelections() {
+    bool Moved = false;
+    for (const HostSelection &Selection : HostSelections) {
+      if (llvm::any_of(Selection.Indices, [&](unsigned Index) { return factsOf(Index).Device; })) {
+        Moved |= SelectionsOnDevice.insert(Selection.Call).second;
+        continue;
+      }
+      for (unsigned Index : Selection.Indices)
+        unite(Selection.Base, Index);
+    }
+    return Moved;
   }
 
   /// `torch::zeros(n, opts)`: a new site, where its options' tensor is
@@ -1138,6 +1161,16 @@ private:
   llvm::DenseMap<const Expr *, unsigned> ExprNodes;
   llvm::DenseMap<const Expr *, const FunctionDecl *> SiteFunctions;
   llvm::DenseSet<const FunctionDecl *> TensorWork; ///< functions whose code touches a tensor
+  /// A selection from a host-built tensor (select()), its indices' nodes.
+  struct HostSelection {
+    const CallExpr *Call;
+    unsigned Base;
+    llvm::SmallVector<unsigned, 2> Indices;
+  };
+  std::vector<HostSelection> HostSelections;
+  /// Selections from a host-built tensor whose indices the device needs: made
+  /// there (kept from round to round).
+  llvm::DenseSet<const CallExpr *> SelectionsOnDevice;
   std::vector<std::pair<unsigned, unsigned>> Crossings; ///< a host tensor's node, its copy's
   llvm::DenseMap<const Expr *, unsigned> CrossingAt;    ///< the copy made at an operand
   unsigned DeviceNode = NoNode;
