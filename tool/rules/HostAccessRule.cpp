@@ -45,6 +45,61 @@ const Expr *referenceUnderMethods(const Expr &Object, bool &BroughtToHost) {
   return nullptr;
 }
 
+/// `results.at(0)`, `outputs[1]`, `heads.front()`, `std::get<0>(pair)`: an
+/// element of a named container of tensors (a variable, a binding, a member),
+/// chosen by indices that change nothing. Within one statement it names one
+/// tensor as a variable does, so its reads can share one host copy made
+/// before the statement. Null for anything else.
+const Expr *elementOfNamedContainer(ASTContext &Ast, const Expr &Object) {
+  const Expr *E = Object.IgnoreImplicit()->IgnoreParens();
+  if (!isTensorType(E->getType()))
+    return nullptr;
+  const Expr *Container = nullptr;
+  llvm::SmallVector<const Expr *, 1> Indices;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+      Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
+    Container = Op->getArg(0);
+    Indices.push_back(Op->getArg(1));
+  } else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *Method = Call->getMethodDecl();
+    if (!Method || !Method->getIdentifier() ||
+        !llvm::is_contained({"at", "front", "back"}, Method->getName()))
+      return nullptr;
+    Container = Call->getImplicitObjectArgument();
+    Indices.append(Call->arg_begin(), Call->arg_end());
+  } else if (const auto *Call = dyn_cast<CallExpr>(E);
+             Call && Call->getNumArgs() == 1 && isNamed(Call->getDirectCallee(), "std::get")) {
+    Container = Call->getArg(0);
+  }
+  if (!Container || isTensorType(Container->getType()) ||
+      llvm::any_of(Indices, [&](const Expr *I) { return I->HasSideEffects(Ast); }))
+    return nullptr;
+  const Expr *Named = Container->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Named); Ref && isa<VarDecl, BindingDecl>(Ref->getDecl()))
+    return E;
+  if (const auto *Member = dyn_cast<MemberExpr>(Named);
+      Member && isa<FieldDecl>(Member->getMemberDecl()) &&
+      isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
+    return E;
+  return nullptr;
+}
+
+/// The container an element of elementOfNamedContainer() is taken from.
+const NamedDecl &containerOf(const Expr &Element) {
+  const Expr *E = Element.IgnoreImplicit()->IgnoreParens();
+  const Expr *Container = nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+    Container = Op->getArg(0);
+  else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E))
+    Container = Call->getImplicitObjectArgument();
+  else
+    Container = cast<CallExpr>(E)->getArg(0);
+  Container = Container->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Container))
+    return *Ref->getDecl();
+  return *cast<MemberExpr>(Container)->getMemberDecl();
+}
+
 } // namespace
 
 void HostAccessRule::registerMatchers(MatchFinder *Finder) {
@@ -68,6 +123,12 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
   bool BroughtToHost = false;
   if (!Reference)
     Reference = referenceUnderMethods(Object, BroughtToHost);
+  if (!Reference)
+    if (const Expr *Element = elementOfNamedContainer(Ctx.ast(), Object)) {
+      if (!Ctx.isPerSampleCode(*Access))
+        readThroughHostCopy(*Access, *Element, containerOf(*Element).getName(), nullptr);
+      return;
+    }
   if (!Reference) {
     // A tensor a call computes (`net->forward(x).data_ptr<float>()`): no
     // copy can be placed safely (the pointer may outlive it); say so.
@@ -91,47 +152,48 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Field = dyn_cast<FieldDecl>(Tensor);
       Field && (Ctx.facts().isHostBuiltField(*Field) || Ctx.isPerSampleCode(*Access)))
     return;
-  const Stmt *Statement = Ctx.statementInBlock(*Access).first;
+  readThroughHostCopy(*Access, *Reference, Tensor->getName(), dyn_cast<VarDecl>(Tensor));
+}
+
+void HostAccessRule::readThroughHostCopy(const CXXMemberCallExpr &Access, const Expr &Reference,
+                                         StringRef Name, const VarDecl *Local) {
+  const Stmt *Statement = Ctx.statementInBlock(Access).first;
+  StringRef Method = Access.getMethodDecl()->getName();
   if (!Statement) {
     // A constructor's member initialiser, a default argument, a global's
     // initialiser: no statement before it can hold the one host copy the
     // access needs; say so.
-    diag(Access->getBeginLoc(),
-         "host code reaches the memory of '" + Tensor->getName().str() + "' through " +
-             Access->getMethodDecl()->getName().str() +
+    diag(Access.getBeginLoc(),
+         "host code reaches the memory of '" + Name.str() + "' through " + Method.str() +
              "() where no statement can hold a host copy (an initialiser or a default "
              "argument); if it lives on the device this reaches device memory: bring it to "
              "the host first (.cpu())")
-        << Access->getSourceRange();
+        << Access.getSourceRange();
     return;
   }
-
-  StringRef Method = Access->getMethodDecl()->getName();
   // A write into a tensor nothing reads afterwards may go to a host copy: the
   // host code writing and reading through the pointer sees it (HostWrites.h).
-  const auto *Local = dyn_cast<VarDecl>(Tensor);
-  if (!MissHostWritesForTesting && isWriteAccess(Ctx.ast(), *Access) &&
+  if (!MissHostWritesForTesting && isWriteAccess(Ctx.ast(), Access) &&
       !(Local && isDeadAfterHostWrite(Ctx.ast(), *Statement, *Local))) {
-    diag(Access->getBeginLoc(),
-         "host code writes into '" + Tensor->getName().str() + "' through " + Method.str() +
+    diag(Access.getBeginLoc(),
+         "host code writes into '" + Name.str() + "' through " + Method.str() +
              "(); on the device a .cpu() copy would take the write, so this is not "
              "rewritten: fill a CPU tensor and move it with .to(device), or use tensor "
              "operations")
-        << Access->getSourceRange();
+        << Access.getSourceRange();
     return;
   }
   // One host copy per statement and tensor, shared by all its reads there
   // (`std::vector<float> v(t.data_ptr<float>(), t.data_ptr<float>() + n)`).
-  std::string &Host =
-      HostCopies[{Ctx.offsetOf(Statement->getBeginLoc()), Ctx.text(Reference->getSourceRange()).str()}];
+  const std::string Text = Ctx.text(Reference.getSourceRange()).str();
+  std::string &Host = HostCopies[{Ctx.offsetOf(Statement->getBeginLoc()), Text}];
   if (Host.empty())
-    Host = Ctx.device().freshName(Tensor->getName().str() + "_host",
-                                  Tensor->getName().str() + "_on_host");
-  rewrite(Access->getSourceRange(),
+    Host = Ctx.device().freshName(Name.str() + "_host", Name.str() + "_on_host");
+  rewrite(Access.getSourceRange(),
           insertion(Ctx.offsetOf(Statement->getBeginLoc()),
-                    "auto " + Host + " = " + Ctx.text(Reference->getSourceRange()).str() + ".cpu();\n" +
+                    "auto " + Host + " = " + Text + ".cpu();\n" +
                         Ctx.indentationOf(Statement->getBeginLoc())));
-  rewrite(Access->getSourceRange(), replacement(Reference->getSourceRange(), Host));
+  rewrite(Access.getSourceRange(), replacement(Reference.getSourceRange(), Host));
 }
 
 } // namespace to_device_migrate

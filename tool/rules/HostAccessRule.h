@@ -24,6 +24,12 @@ public:
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:
+  /// Reads through `Access` from a host copy of `Reference` (a tensor named
+  /// `Name`, the local `Local` if it is one) made before its statement;
+  /// reports a write, or a site no statement holds, instead.
+  void readThroughHostCopy(const clang::CXXMemberCallExpr &Access, const clang::Expr &Reference,
+                           llvm::StringRef Name, const clang::VarDecl *Local);
+
   /// The host copy of each tensor read in a statement, by the statement's
   /// offset (the same in every instantiation of a template) and the tensor's name.
   std::map<std::pair<unsigned, std::string>, std::string> HostCopies;
