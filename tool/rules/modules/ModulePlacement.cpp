@@ -60,6 +60,15 @@ void ModuleVariableRule::registerMatchers(MatchFinder *Finder) {
                        hasType(cxxRecordDecl(hasDefinition())))
                    .bind("holder")),
       this);
+  // A module pinned to the CPU (PinPlacement.cpp); in a template, each
+  // instantiation's (`T net; net->to(torch::kCPU)` is dependent in the
+  // template), whose edits are one.
+  const auto Pin = cxxMemberCallExpr(
+      isExpansionInFile(Ctx.file()),
+      callee(cxxMethodDecl(hasName("to"), ofClass(isSameOrDerivedFrom("::torch::nn::Module")))));
+  Finder->addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, Pin.bind("pin")), this);
+  Finder->addMatcher(traverse(TK_AsIs, cxxMemberCallExpr(Pin, isInTemplateInstantiation()).bind("pin")),
+                     this);
   // A constructor that builds module members (ConstructorPlacement.cpp).
   Finder->addMatcher(
       traverse(
@@ -71,6 +80,10 @@ void ModuleVariableRule::registerMatchers(MatchFinder *Finder) {
 void ModuleVariableRule::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Constructor = Result.Nodes.getNodeAs<CXXConstructorDecl>("constructor")) {
     placeMembersInConstructor(Ctx, *Constructor, *this);
+    return;
+  }
+  if (const auto *Pin = Result.Nodes.getNodeAs<CXXMemberCallExpr>("pin")) {
+    placeAfterPin(Ctx, *Pin, *this);
     return;
   }
   if (const auto *Holder = Result.Nodes.getNodeAs<VarDecl>("holder");

@@ -47,6 +47,12 @@ void placeModuleMembers(MigrationContext &Ctx, const clang::VarDecl &Var,
 void placeMembersInConstructor(MigrationContext &Ctx, const clang::CXXConstructorDecl &Ctor,
                                const ModuleVariableRule &Rule);
 
+/// Moves a module back to the device right after the program pins it to the
+/// CPU (`net->to(torch::kCPU)`, `Pin`) when the statements after the pin in
+/// its block run it (PinPlacement.cpp).
+void placeAfterPin(MigrationContext &Ctx, const clang::CXXMemberCallExpr &Pin,
+                   const ModuleVariableRule &Rule);
+
 /// Base of model-placement and loss-placement: places the inventory's stores,
 /// plain struct variables and constructors of the file, for the modules whose
 /// class the subclass handles().
