@@ -1,5 +1,7 @@
 #include "HardcodedDeviceRule.h"
 #include "facts/Matchers.h"
+#include "facts/PlacementFlow.h"
+#include "facts/TorchOps.h"
 #include "facts/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -11,6 +13,14 @@ using namespace clang::ast_matchers;
 
 namespace to_device_migrate {
 namespace {
+
+/// `net->to(device)`: a module's transfer.
+bool isModuleTransfer(const CallExpr &Call) {
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call);
+  const CXXMethodDecl *Method = Member ? Member->getMethodDecl() : nullptr;
+  return Method && Method->getIdentifier() && Method->getName() == "to" &&
+         isOrDerivesFrom(Method->getParent(), "torch::nn::Module");
+}
 
 bool mentionsAvailabilityCheck(const Stmt *S) {
   if (!S)
@@ -33,6 +43,39 @@ bool isPlacementArgument(const DynTypedNode &Parent, const Expr &Arg) {
   if (!Call || isa<CXXOperatorCallExpr>(Call))
     return false;
   return llvm::is_contained(Call->arguments(), &Arg);
+}
+
+/// The call that the device `Place` (a DeviceType, a Device, TensorOptions
+/// made of one) places: a factory given it as options, a transfer given it
+/// as where to (`x.to(torch::kCPU)`), a module's `to()`. Null for anything
+/// else.
+const CallExpr *placedCall(ASTContext &Ast, const Expr &Place) {
+  const Expr *Inner = &Place;
+  for (int Level = 0; Level < 8; ++Level) {
+    DynTypedNodeList Parents = Ast.getParents(*Inner);
+    const auto *E = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+    if (!E)
+      return nullptr;
+    if (const auto *Call = dyn_cast<CallExpr>(E);
+        Call && (isTensorType(Call->getType()) || isModuleTransfer(*Call)))
+      return llvm::is_contained(Call->arguments(), Inner) ? Call : nullptr;
+    // Through what makes options of it: `torch::TensorOptions(kCPU)`,
+    // `torch::device(kCPU)`, a copy of a device variable.
+    if (!isDeviceType(E->getType()) && !isTensorOptionsType(E->getType()) &&
+        !isDeviceTypeEnum(E->getType()))
+      return nullptr;
+    Inner = E;
+  }
+  return nullptr;
+}
+
+/// Does placing `Call` (placedCall()) at the CPU go against what the
+/// analysis found: a module, or a tensor that device code takes, not made
+/// over host memory?
+bool placesForTheDevice(const PlacementFlow &Flow, const CallExpr &Call) {
+  if (isModuleTransfer(Call))
+    return true;
+  return effectOf(Call) != TensorEffect::HostMemory && Flow.needsDevice(Call);
 }
 
 } // namespace
@@ -110,17 +153,39 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
   }
 
   if (!IsCuda) {
-    if (ConvertedTo)
-      diag(Ref.getBeginLoc(), "explicit CPU placement kept (remove it if the device was meant)",
-           DiagnosticIDs::Note)
-          << Ref.getSourceRange();
-    return;
+    // A CPU placement of a tensor that device code takes (`x.to(torch::kCPU)`
+    // handed to a module, `torch::ones(n, torch::kCPU)` added to its output):
+    // the program's way of saying "where the model is", in a CPU program.
+    // Kept, it would meet the device's tensors; it is placed there instead.
+    // A tensor made over host memory (`from_blob`) stays where it is made.
+    // A device variable (`torch::Device device(torch::kCPU)`) likewise, when
+    // every placement it makes is one of these.
+    const auto *Var = Parent.get<VarDecl>();
+    const CallExpr *Placed = Var ? nullptr : placedCall(Ctx.ast(), *Used);
+    if (Var ? !placesOnlyForTheDevice(*Var)
+            : !Placed || isModuleTransfer(*Placed) ||
+                  !placesForTheDevice(Ctx.facts().placement(), *Placed)) {
+      if (ConvertedTo)
+        diag(Ref.getBeginLoc(), "explicit CPU placement kept (remove it if the device was meant)",
+             DiagnosticIDs::Note)
+            << Ref.getSourceRange();
+      return;
+    }
+    diag(Ref.getBeginLoc(),
+         Var ? "CPU device variable whose every placement device code takes: the device"
+             : "explicit CPU placement of a tensor device code takes: placed on the device",
+         DiagnosticIDs::Note)
+        << Ref.getSourceRange();
+    if (Var) {
+      rewrite(Ref.getSourceRange(), replacement(Ref.getSourceRange(), Ctx.device().expression()));
+      return;
+    }
   }
 
   // `torch::Device dev(torch::kCUDA)`: the program's own device variable
   // becomes portable, and every site using it follows.
   const auto *DeviceConstruct = dyn_cast_or_null<CXXConstructExpr>(ConvertedTo);
-  if (DeviceConstruct && isDeviceType(DeviceConstruct->getType())) {
+  if (IsCuda && DeviceConstruct && isDeviceType(DeviceConstruct->getType())) {
     if (DeviceConstruct->getNumArgs() > 1 && !isa<CXXDefaultArgExpr>(DeviceConstruct->getArg(1))) {
       diag(Ref.getBeginLoc(), "hard-coded CUDA device with an index; not rewritten (choose it with "
                               "torch::cuda::device_count())")
@@ -135,7 +200,7 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
   // `TensorOptions().device(torch::kCUDA)`: the device type is forwarded to a
   // template (no conversion to Device at the call), but it places all the same.
   if (!ConvertedTo && isPlacementArgument(Parent, *Used)) {
-    if (Parent.get<CallExpr>()->getNumArgs() > 1) { // `.device(torch::kCUDA, 2)`
+    if (IsCuda && Parent.get<CallExpr>()->getNumArgs() > 1) { // `.device(torch::kCUDA, 2)`
       diag(Ref.getBeginLoc(), "hard-coded CUDA device with an index; not rewritten (choose it with "
                               "torch::cuda::device_count())")
           << Ref.getSourceRange();
@@ -145,10 +210,11 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
     return;
   }
   if (!ConvertedTo) {
-    diag(Ref.getBeginLoc(),
-         "hard-coded CUDA device type; not rewritten (compare with the device variable "
-         "instead)")
-        << Ref.getSourceRange();
+    if (IsCuda)
+      diag(Ref.getBeginLoc(),
+           "hard-coded CUDA device type; not rewritten (compare with the device variable "
+           "instead)")
+          << Ref.getSourceRange();
     return;
   }
   // A temporary `torch::Device(torch::kCUDA)` is replaced whole; in
@@ -176,6 +242,28 @@ void HardcodedDeviceRule::rewriteDeviceChoice(const AbstractConditionalOperator 
   }
   rewrite(Choice.getSourceRange(),
           replacement(Choice.getSourceRange(), Ctx.device().expression()));
+}
+
+} // namespace to_device_migrate
+
+namespace to_device_migrate {
+
+bool HardcodedDeviceRule::placesOnlyForTheDevice(const VarDecl &Var) const {
+  const auto *Scope = dyn_cast_or_null<FunctionDecl>(Var.getParentFunctionOrMethod());
+  const Stmt *Body = Scope ? Scope->getBody() : nullptr;
+  if (!Body || !isDeviceType(Var.getType()))
+    return false; // a global's uses are in every file: not decided here
+  unsigned Placements = 0;
+  for (const BoundNodes &Use :
+       match(findAll(declRefExpr(to(varDecl(equalsNode(&Var)))).bind("use")), *Body, Ctx.ast())) {
+    const CallExpr *Placed = placedCall(Ctx.ast(), *Use.getNodeAs<DeclRefExpr>("use"));
+    if (!Placed)
+      continue; // printed, compared, handed on: no placement of its own
+    if (!placesForTheDevice(Ctx.facts().placement(), *Placed))
+      return false;
+    ++Placements;
+  }
+  return Placements > 0;
 }
 
 } // namespace to_device_migrate

@@ -10,7 +10,12 @@
 // checked on the simulator: docs/simulator.md):
 //   torch::Device dev(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU)
 //                                  ->  torch::Device dev(todevice::default_device())
-// Explicit `torch::kCPU` placements are kept and reported as a note.
+// Explicit `torch::kCPU` placements are kept and reported as a note, unless
+// what they place is needed on the device (the placement analysis): a tensor
+// handed to a module, a local device variable that places only modules and
+// such tensors. Those are the program's device, written as the CPU:
+//   torch::Device device(torch::kCPU)   ->  torch::Device device(<device>)
+//   x.to(torch::kCPU) (then net(x))     ->  x.to(device)
 #pragma once
 
 #include "engine/Rule.h"
@@ -25,6 +30,9 @@ public:
 
 private:
   void rewriteDeviceType(const clang::DeclRefExpr &Ref);
+  /// True if the local device variable `Var` places something, and all it
+  /// places is for the device (a module, a tensor device code takes).
+  bool placesOnlyForTheDevice(const clang::VarDecl &Var) const;
   /// With --device-expr: the availability choice `Choice` (reached from its
   /// `torch::kCUDA`) becomes the device expression where it makes a Device.
   void rewriteDeviceChoice(const clang::AbstractConditionalOperator &Choice);

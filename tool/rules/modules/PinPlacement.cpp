@@ -21,7 +21,13 @@ namespace to_device_migrate {
 
 void placeAfterPin(MigrationContext &Ctx, const CXXMemberCallExpr &Pin,
                    const ModuleVariableRule &Rule) {
-  if (!Pin.getNumArgs() || !namesOnlyTheCpu(*ignoreConversions(Pin.getArg(0))))
+  // A device variable of the function (`torch::Device device(torch::kCPU)`)
+  // is the program's choice of device, which hardcoded-device decides.
+  const Expr *Where = Pin.getNumArgs() ? ignoreConversions(Pin.getArg(0)) : nullptr;
+  if (!Where || !namesOnlyTheCpu(*Where))
+    return;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Where->IgnoreParenImpCasts());
+      Ref && isa<VarDecl>(Ref->getDecl()) && cast<VarDecl>(Ref->getDecl())->isLocalVarDecl())
     return;
   ModuleAccess Access = calledOn(Pin.getImplicitObjectArgument());
   if (Access.empty() || Ctx.isPerSampleCode(Pin))
