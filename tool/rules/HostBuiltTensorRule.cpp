@@ -2,11 +2,14 @@
 #include "facts/HostWrites.h"
 #include "facts/Matchers.h"
 #include "facts/PlacementFlow.h"
+#include "facts/Repetition.h"
 #include "facts/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+
+#include <map>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -77,14 +80,67 @@ void HostBuiltTensorRule::check(const MatchFinder::MatchResult &Result) {
     return;
   References Uses(*Tensor);
   Uses.TraverseStmt(Function->getBody());
-  for (const DeclRefExpr *Ref : Uses.Found)
-    moveWhereDeviceUses(
-        selectedPart(Ctx.ast(), Ctx.facts().placement(), outermostView(Ctx.ast(), *Ref, *Tensor)));
+  // Device uses at every turn of a loop that only reads the tensor there are
+  // moved once, in front of the loop (the outermost such loop).
+  std::map<const Stmt *, std::vector<const DeclRefExpr *>> BeforeLoop;
+  for (const DeclRefExpr *Ref : Uses.Found) {
+    const Expr &Taken =
+        selectedPart(Ctx.ast(), Ctx.facts().placement(), outermostView(Ctx.ast(), *Ref, *Tensor));
+    if (const Stmt *Loop = loopTakingOnlyOnDevice(*Tensor, Uses.Found, *Ref))
+      BeforeLoop[Loop].push_back(Ref);
+    else
+      moveWhereDeviceUses(Taken);
+  }
+  for (const auto &[Loop, Refs] : BeforeLoop)
+    moveBeforeLoop(*Tensor, *Loop, Refs);
+}
+
+bool HostBuiltTensorRule::needsMoveAt(const Expr &Use) const {
+  return isDeviceUse(Ctx.ast(), Use) && !isMovedToDevice(Ctx.ast(), Use) &&
+         Ctx.isWrittenInFile(Use.getSourceRange());
+}
+
+const Stmt *HostBuiltTensorRule::loopTakingOnlyOnDevice(const VarDecl &Tensor,
+                                                        llvm::ArrayRef<const DeclRefExpr *> Refs,
+                                                        const DeclRefExpr &Ref) const {
+  // Of a view of it (`rewards[t]`), not of a selection made on the host.
+  auto TakenOnDevice = [&](const DeclRefExpr &R) {
+    const Expr &View = outermostView(Ctx.ast(), R, Tensor);
+    return &selectedPart(Ctx.ast(), Ctx.facts().placement(), View) == &View && needsMoveAt(View);
+  };
+  if (!TakenOnDevice(Ref))
+    return nullptr;
+  const Stmt *Chosen = nullptr;
+  for (const Stmt *Loop = enclosingLoop(Ctx.ast(), Ref); Loop; Loop = enclosingLoop(Ctx.ast(), *Loop)) {
+    const SourceRange Range = Loop->getSourceRange();
+    if (Range.fullyContains(Tensor.getSourceRange()) || !Ctx.placeOf(*Loop).Statement ||
+        !Ctx.isWrittenInFile(Range))
+      break;
+    // Nothing in the loop writes it, reads it on the host, or moves it.
+    if (!llvm::all_of(Refs, [&](const DeclRefExpr *R) {
+          return !Range.fullyContains(R->getSourceRange()) || TakenOnDevice(*R);
+        }))
+      break;
+    Chosen = Loop;
+  }
+  return Chosen;
+}
+
+void HostBuiltTensorRule::moveBeforeLoop(const VarDecl &Tensor, const Stmt &Loop,
+                                         llvm::ArrayRef<const DeclRefExpr *> Refs) {
+  const Stmt &Statement = *Ctx.placeOf(Loop).Statement;
+  const std::string Name = Ctx.device().freshName(Tensor.getName().str() + "_device",
+                                                  Tensor.getName().str() + "_on_device");
+  for (const DeclRefExpr *Ref : Refs)
+    rewrite(Ref->getSourceRange(),
+            insertion(Ctx.offsetOf(Statement.getBeginLoc()),
+                      "auto " + Name + " = " + Tensor.getName().str() + ".to(" +
+                          Ctx.device().at(Loop) + ");\n" + Ctx.indentationOf(Statement.getBeginLoc())))
+        << replacement(Ref->getSourceRange(), Name);
 }
 
 void HostBuiltTensorRule::moveWhereDeviceUses(const Expr &Use) {
-  if (!isDeviceUse(Ctx.ast(), Use) || isMovedToDevice(Ctx.ast(), Use) ||
-      !Ctx.isWrittenInFile(Use.getSourceRange()))
+  if (!needsMoveAt(Use))
     return;
   const std::string Move = ".to(" + Ctx.device().at(Use) + ")";
   if (isPostfix(Use)) {

@@ -123,4 +123,19 @@ bool runsAgainWithSame(ASTContext &Ast, const Stmt &Use, const VarDecl *Var) {
   return false;
 }
 
+const Stmt *enclosingLoop(ASTContext &Ast, const Stmt &S) {
+  DynTypedNode Node = DynTypedNode::create(S);
+  while (true) {
+    DynTypedNodeList Parents = Ast.getParents(Node);
+    // Through a local's declaration (`auto d = r[t] + x;`), not past a function.
+    if (Parents.empty() || Parents[0].get<LambdaExpr>() ||
+        (Parents[0].get<Decl>() && !Parents[0].get<VarDecl>()))
+      return nullptr;
+    if (const auto *Loop = Parents[0].get<Stmt>();
+        Loop && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Loop))
+      return Loop;
+    Node = Parents[0];
+  }
+}
+
 } // namespace to_device_migrate

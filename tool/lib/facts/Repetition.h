@@ -15,6 +15,11 @@ namespace to_device_migrate {
 /// function (a member's initialiser).
 const clang::FunctionDecl *functionOf(clang::ASTContext &Ast, const clang::Stmt &S);
 
+/// The loop statement directly around `S` in its function (for, while, do,
+/// range for); null past a lambda or the function's body. For placing text
+/// in front of a loop, where the CFG has no statements.
+const clang::Stmt *enclosingLoop(clang::ASTContext &Ast, const clang::Stmt &S);
+
 /// True if `Use` can run again in one call of its function without `Var`
 /// being declared anew in between: it lies on a cycle of the function's CFG
 /// (a loop's body, condition or increment; not a loop's initialisation) that

@@ -96,20 +96,6 @@ bool reachedAsConst(const VarDecl &Var, const ModuleSlotType &Type) {
          Pointer->getTemplateArgs()[0].getAsType().isConstQualified();
 }
 
-/// The loop directly around `S` in its function (none past a lambda or the body).
-const Stmt *enclosingLoop(ASTContext &Ast, const Stmt &S) {
-  DynTypedNode Node = DynTypedNode::create(S);
-  while (true) {
-    DynTypedNodeList Parents = Ast.getParents(Node);
-    if (Parents.empty() || Parents[0].get<Decl>() || Parents[0].get<LambdaExpr>())
-      return nullptr;
-    if (const auto *Loop = Parents[0].get<Stmt>();
-        Loop && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Loop))
-      return Loop;
-    Node = Parents[0];
-  }
-}
-
 /// How the module of `Store` is written where it is moved; "" if it cannot be.
 std::string spellingOf(MigrationContext &Ctx, const ModuleStore &Store) {
   if (Store.StoreKind == ModuleStore::Kind::Declaration)
