@@ -314,6 +314,12 @@ std::unique_ptr<PlacementFlow> analysePlacement(ASTContext &Ast, llvm::ArrayRef<
     Whole.IsHostChosenField = [Program](const FieldDecl &Field) {
       return Program->isHostChosenField(usrOf(&Field));
     };
+  } else if (Calls) {
+    // The first pass: the members this parse's own code builds on the host,
+    // so that a getter's summary says what it hands out is host-built.
+    Whole.IsHostBuiltField = [Calls](const FieldDecl &Field) {
+      return Calls->isHostBuiltField(usrOf(&Field));
+    };
   }
   if (const ProgramSummary *Devices = Calls ? Calls : Program)
     Whole.IsCpuDevice = [Devices](const ValueDecl &Device) { return isCpuOnlyIn(*Devices, Device); };
@@ -343,6 +349,13 @@ TranslationUnitSummary ParseFacts::summarize(ASTContext &Ast, llvm::ArrayRef<Dec
     TranslationUnitSummary Calls;
     Calls.DeviceArguments = Summary.DeviceArguments;
     Calls.DeviceMemberValues = Summary.DeviceMemberValues;
+    // Its members built on the host as far as this parse sees. Another file
+    // setting one otherwise makes the merged program's answer no; a caller
+    // told "host-built" by a getter's summary meanwhile moves what it
+    // receives, which costs nothing when it is on the device already.
+    Calls.HostWrittenFields = Summary.HostWrittenFields;
+    Calls.FactoryBuiltFields = Summary.FactoryBuiltFields;
+    Calls.OtherwiseSetFields = Summary.OtherwiseSetFields;
     Local = ProgramSummary::merge({Calls});
     Own = analysePlacement(Ast, Decls, Files, nullptr, nullptr, &Local);
     Flow = Own.get();
