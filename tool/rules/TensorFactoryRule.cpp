@@ -303,6 +303,8 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
     if (const FunctionDecl *WithOptions = overloadWithOptions(*Callee);
         WithOptions && !Ctx.isInMacroBody(Call->getSourceRange()))
       addOptions(*Call, *WithOptions, Callee->getNumParams(), Instantiated);
+    else if (!WithOptions)
+      moveWhatItMakes(*Call, Instantiated);
     return;
   }
   if (static_cast<unsigned>(OptionsIndex) >= Call->getNumArgs())
@@ -406,6 +408,23 @@ void TensorFactoryRule::addDeviceToOptions(const CallExpr &Call, const Expr &Wri
   else
     rewrite(Call.getSourceRange(),
             replacement(Written.getSourceRange(), "(" + Text + ").device(" + Device + ")"));
+}
+
+void TensorFactoryRule::moveWhatItMakes(const CallExpr &Call, bool Instantiated) {
+  // No options to give it (`TransformerImpl::generate_square_subsequent_mask(n)`
+  // makes its mask on the CPU): what it makes is moved where it is made.
+  if (Ctx.isInMacroBody(Call.getSourceRange()) || isMovedToDevice(Ctx.ast(), Call) ||
+      !Ctx.isWrittenInFile(Call.getSourceRange()))
+    return;
+  const std::string Device = deviceFor(Call, Instantiated);
+  if (Device.empty())
+    return; // the registry moves it
+  std::string Move = ".to(" + Device + ")";
+  if (!isPostfixExpression(&Call)) {
+    rewrite(Call.getSourceRange(), insertion(Ctx.offsetOf(Call.getBeginLoc()), "("));
+    Move = ")" + Move;
+  }
+  rewrite(Call.getSourceRange(), insertion(Ctx.offsetAfterToken(Call.getEndLoc()), Move));
 }
 
 void TensorFactoryRule::placeWhereMacroIsUsed(const CallExpr &Call, DeviceNamed Named) {

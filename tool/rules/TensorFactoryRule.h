@@ -40,6 +40,8 @@ private:
   void addDeviceToOptions(const clang::CallExpr &Call, const clang::Expr &Written,
                           DeviceNamed Named, bool Instantiated);
   /// The factory comes from a macro body: move the macro's value where it is used.
+  /// `.to(device)` after a factory that takes no options.
+  void moveWhatItMakes(const clang::CallExpr &Call, bool Instantiated);
   void placeWhereMacroIsUsed(const clang::CallExpr &Call, DeviceNamed Named);
 };
 

@@ -155,6 +155,17 @@ constexpr Row Methods[] = {
     {"is_nonzero", TensorEffect::HostValue},
 };
 
+/// LibTorch modules' static functions, by qualified name: what they make is
+/// a new tensor on the CPU, with no options to place it (a transformer's
+/// causal mask, which the caller's attention takes on the device).
+struct ModuleFunctionRow {
+  llvm::StringLiteral QualifiedName;
+  TensorEffect Effect;
+};
+constexpr ModuleFunctionRow ModuleFunctions[] = {
+    {"torch::nn::TransformerImpl::generate_square_subsequent_mask", TensorEffect::Create},
+};
+
 const llvm::StringMap<TensorEffect> &tableOf(bool Method) {
   static const llvm::StringMap<TensorEffect> FunctionTable = [] {
     llvm::StringMap<TensorEffect> Table;
@@ -215,6 +226,10 @@ TensorEffect effectOf(const FunctionDecl *Callee) {
   }
   if (!isInNamespace(Callee, {"torch", "at"}))
     return TensorEffect::NotLibTorch;
+  if (isa<CXXMethodDecl>(Callee))
+    for (const ModuleFunctionRow &R : ModuleFunctions)
+      if (isNamed(Callee, R.QualifiedName))
+        return R.Effect;
   const auto &Table = tableOf(/*Method=*/false);
   if (auto Found = Table.find(Name); Found != Table.end())
     return Found->second;
@@ -269,6 +284,9 @@ std::vector<std::string> functionsWithEffect(std::initializer_list<TensorEffect>
     if (llvm::is_contained(Effects, R.Effect))
       for (StringRef Namespace : {"::torch::", "::at::"})
         Names.push_back((Namespace + R.Name).str());
+  for (const ModuleFunctionRow &R : ModuleFunctions)
+    if (llvm::is_contained(Effects, R.Effect))
+      Names.push_back(("::" + R.QualifiedName).str());
   return Names;
 }
 
