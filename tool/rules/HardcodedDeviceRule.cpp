@@ -160,6 +160,8 @@ void HardcodedDeviceRule::rewriteDeviceType(const DeclRefExpr &Ref) {
     // A tensor made over host memory (`from_blob`) stays where it is made.
     // A device variable (`torch::Device device(torch::kCPU)`) likewise, when
     // every placement it makes is one of these.
+    // (A module pinned directly, `net->to(torch::kCPU)`, keeps its pin: it is
+    // moved back after it where it runs, modules/PinPlacement.cpp.)
     const auto *Var = Parent.get<VarDecl>();
     const CallExpr *Placed = Var ? nullptr : placedCall(Ctx.ast(), *Used);
     if (Var ? !placesOnlyForTheDevice(*Var)
@@ -243,10 +245,6 @@ void HardcodedDeviceRule::rewriteDeviceChoice(const AbstractConditionalOperator 
   rewrite(Choice.getSourceRange(),
           replacement(Choice.getSourceRange(), Ctx.device().expression()));
 }
-
-} // namespace to_device_migrate
-
-namespace to_device_migrate {
 
 bool HardcodedDeviceRule::placesOnlyForTheDevice(const VarDecl &Var) const {
   const auto *Scope = dyn_cast_or_null<FunctionDecl>(Var.getParentFunctionOrMethod());
