@@ -3,6 +3,7 @@
 #include "facts/Matchers.h"
 #include "facts/PlacementFlow.h"
 #include "facts/Repetition.h"
+#include "facts/TorchOps.h"
 #include "facts/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -46,6 +47,30 @@ bool isPostfix(const Expr &E) {
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Bare))
     return Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Call;
   return isa<DeclRefExpr, CallExpr, MemberExpr, ParenExpr>(Bare);
+}
+
+/// How a `*_like` factory takes the host-built `Use` as its operand, which
+/// lends the new tensor its shape and dtype only (`torch::zeros_like(rewards)`).
+enum class LikeOperand {
+  None,           ///< not a like factory's operand, or its options say other things
+  DefaultOptions, ///< its options are left to their default: the device goes there
+  Placed,         ///< its options name a device already (`torch::device(d)`)
+};
+
+LikeOperand likeOperand(ASTContext &Ast, const Expr &Use) {
+  const auto *Like = dyn_cast_or_null<CallExpr>(userOf(Ast, Use));
+  if (!Like || isa<CXXMemberCallExpr>(Like) || effectOf(*Like) != TensorEffect::CreateLike ||
+      Like->getNumArgs() < 2 || ignoreConversions(Like->getArg(0)) != ignoreConversions(&Use))
+    return LikeOperand::None;
+  const FunctionDecl *Callee = Like->getDirectCallee();
+  if (!Callee || Callee->getNumParams() < 2 || !isTensorOptionsType(Callee->getParamDecl(1)->getType()))
+    return LikeOperand::None;
+  if (isa<CXXDefaultArgExpr>(Like->getArg(1)))
+    return LikeOperand::DefaultOptions;
+  const auto *Options = dyn_cast<CallExpr>(ignoreConversions(Like->getArg(1)));
+  const FunctionDecl *Made = Options ? Options->getDirectCallee() : nullptr;
+  return Made && Made->getIdentifier() && Made->getName() == "device" ? LikeOperand::Placed
+                                                                      : LikeOperand::None;
 }
 
 } // namespace
@@ -142,6 +167,18 @@ void HostBuiltTensorRule::moveBeforeLoop(const VarDecl &Tensor, const Stmt &Loop
 void HostBuiltTensorRule::moveWhereDeviceUses(const Expr &Use) {
   if (!needsMoveAt(Use))
     return;
+  switch (likeOperand(Ctx.ast(), Use)) {
+  case LikeOperand::DefaultOptions: {
+    const std::string NS = Ctx.device().torchNamespace().str();
+    rewrite(Use.getSourceRange(), insertion(Ctx.offsetAfterToken(Use.getEndLoc()),
+                                            ", " + NS + "::device(" + Ctx.device().at(Use) + ")"));
+    return;
+  }
+  case LikeOperand::Placed:
+    return;
+  case LikeOperand::None:
+    break;
+  }
   const std::string Move = ".to(" + Ctx.device().at(Use) + ")";
   if (isPostfix(Use)) {
     rewrite(Use.getSourceRange(), insertion(Ctx.offsetAfterToken(Use.getEndLoc()), Move));

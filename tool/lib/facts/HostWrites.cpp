@@ -169,6 +169,8 @@ const Stmt *bodyOf(const VarDecl &Var) {
   return Function ? Function->getBody() : nullptr;
 }
 
+} // namespace
+
 /// The first ancestor of `E` that is not an implicit wrapper (a cast, a
 /// temporary, a conversion of a vector to a TensorList).
 const Stmt *userOf(ASTContext &Ast, const Expr &E) {
@@ -186,6 +188,8 @@ const Stmt *userOf(ASTContext &Ast, const Expr &E) {
     Current = Parent;
   }
 }
+
+namespace {
 
 /// The parents of the outermost expression that is `E` converted (in
 /// implicit casts, temporaries, copies: `ignoreConversions()`), and that

@@ -196,6 +196,10 @@ std::optional<HandedTo> handedTo(clang::ASTContext &Ast, const clang::Expr &Arg)
 bool isOnlyHandedAsHostData(clang::ASTContext &Ast, const clang::Expr &Copy,
                             llvm::function_ref<bool(const HandedTo &)> ReceivesHostData);
 
+/// The first ancestor of `E` that is not an implicit wrapper (a cast, a
+/// temporary, a conversion of a vector to a TensorList): what uses its value.
+const clang::Stmt *userOf(clang::ASTContext &Ast, const clang::Expr &E);
+
 /// The member call `Object` is the object of (`ref.data_ptr()`,
 /// `torch::from_blob(p, n).clone()`), through implicit casts, temporaries
 /// and parentheses; null if none.
