@@ -195,6 +195,33 @@ std::string defaultDType(const FunctionDecl &Factory, unsigned OptionsIndex) {
   return Ref->getDecl()->getName().str();
 }
 
+/// The dtype an overload without options gives its tensor, read from its
+/// body (`at::tensor(ArrayRef<int64_t> v)` is `at::tensor(v, at::dtype(kLong))`):
+/// the overload with options would make the default float of options naming
+/// only the device. "" if the body names none.
+std::string dtypeOfOverloadWithout(ASTContext &Ast, const FunctionDecl &WithoutOptions,
+                                   int Depth = 0) {
+  const FunctionDecl *Definition = nullptr;
+  if (!WithoutOptions.hasBody(Definition) || !WithoutOptions.getIdentifier())
+    return "";
+  for (const BoundNodes &Found :
+       match(findAll(callExpr(callee(functionDecl(hasName("dtype"))),
+                              hasArgument(0, ignoringImplicit(declRefExpr().bind("type"))))),
+             *Definition->getBody(), Ast))
+    if (const ValueDecl *Type = Found.getNodeAs<DeclRefExpr>("type")->getDecl();
+        Type->getIdentifier() && isLibraryDecl(Type))
+      return Type->getName().str();
+  // `tensor(T value)` is `tensor(ArrayRef<T>(value))`, which names it.
+  if (Depth < 2)
+    for (const BoundNodes &Found :
+         match(findAll(callExpr(callee(functionDecl(hasName(WithoutOptions.getName())).bind("next")))),
+               *Definition->getBody(), Ast))
+      if (const auto *Next = Found.getNodeAs<FunctionDecl>("next"); Next && Next != Definition)
+        if (std::string Type = dtypeOfOverloadWithout(Ast, *Next, Depth + 1); !Type.empty())
+          return Type;
+  return "";
+}
+
 /// `at::tensor(int64_t)` takes no options, but the overload declared beside it,
 /// `at::tensor(int64_t, const TensorOptions &)`, does: what the call becomes
 /// when the options are appended. Null if there is none.
@@ -247,6 +274,26 @@ std::string spelledParameter(const Placement &Analysed) {
   return Spelled;
 }
 
+/// `torch::normal(0, 1, {n}, generator)`: the program hands the factory a
+/// generator of its own (`at::detail::createCPUGenerator(seed)`), which draws
+/// on the CPU: a device tensor cannot take it (CUDA wants a CUDA generator),
+/// so what it makes is made on the CPU and moved, with the same numbers.
+bool drawsFromProgramGenerator(const CallExpr &Call) {
+  return llvm::any_of(Call.arguments(), [](const Expr *Arg) {
+    if (isa<CXXDefaultArgExpr>(Arg))
+      return false;
+    // The argument as written: a generator, not `c10::nullopt` made optional.
+    QualType Type = ignoreConversions(Arg)->IgnoreParenImpCasts()->getType().getNonReferenceType();
+    const auto *Record = Type->getAsCXXRecordDecl();
+    if (const auto *Optional = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Record);
+        Optional && Optional->getIdentifier() && Optional->getName() == "optional" &&
+        Optional->getTemplateArgs().size() == 1 &&
+        Optional->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+      Record = Optional->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+    return Record && isNamed(Record, "at::Generator");
+  });
+}
+
 int optionsParameterIndex(const FunctionDecl &F) {
   for (unsigned I = 0; I < F.getNumParams(); ++I)
     if (isTensorOptionsType(F.getParamDecl(I)->getType()))
@@ -297,12 +344,17 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
         return Ctx.facts().receivesHostData(*To.Callee, To.Index);
       }))
     return;
+  if (drawsFromProgramGenerator(*Call)) {
+    moveWhatItMakes(*Call, Instantiated);
+    return;
+  }
   int OptionsIndex = optionsParameterIndex(*Callee);
   if (OptionsIndex < 0) {
     // `tensor(1)` under `using namespace torch;` is `at::tensor(int64_t)`.
     if (const FunctionDecl *WithOptions = overloadWithOptions(*Callee);
         WithOptions && !Ctx.isInMacroBody(Call->getSourceRange()))
-      addOptions(*Call, *WithOptions, Callee->getNumParams(), Instantiated);
+      addOptions(*Call, *WithOptions, Callee->getNumParams(), Instantiated,
+                 dtypeOfOverloadWithout(Ctx.ast(), *Callee));
     else if (!WithOptions)
       moveWhatItMakes(*Call, Instantiated);
     return;
@@ -345,7 +397,8 @@ void TensorFactoryRule::explain(const CallExpr &Call) {
 }
 
 void TensorFactoryRule::addOptions(const CallExpr &Call, const FunctionDecl &Factory,
-                                   unsigned OptionsIndex, bool Instantiated) {
+                                   unsigned OptionsIndex, bool Instantiated,
+                                   llvm::StringRef DType) {
   unsigned Explicit = 0;
   while (Explicit < Call.getNumArgs() && !isa<CXXDefaultArgExpr>(Call.getArg(Explicit)))
     ++Explicit;
@@ -367,8 +420,9 @@ void TensorFactoryRule::addOptions(const CallExpr &Call, const FunctionDecl &Fac
   // `torch::randint(0, 10, {4})` defaults its options to `at::kLong`: options
   // naming only the device would make a float tensor.
   std::string Options = NS + "::device(" + Device + ")";
-  if (const std::string DType = defaultDType(Factory, OptionsIndex); !DType.empty())
-    Options = NS + "::dtype(" + NS + "::" + DType + ")." + Options.substr(NS.size() + 2);
+  const std::string Type = DType.empty() ? defaultDType(Factory, OptionsIndex) : DType.str();
+  if (!Type.empty())
+    Options = NS + "::dtype(" + NS + "::" + Type + ")." + Options.substr(NS.size() + 2);
   unsigned Offset = Ctx.offsetAfterToken(Call.getArg(Explicit - 1)->getEndLoc());
   rewrite(Call.getSourceRange(), insertion(Offset, Defaults + ", " + Options));
 }
@@ -412,7 +466,8 @@ void TensorFactoryRule::addDeviceToOptions(const CallExpr &Call, const Expr &Wri
 
 void TensorFactoryRule::moveWhatItMakes(const CallExpr &Call, bool Instantiated) {
   // No options to give it (`TransformerImpl::generate_square_subsequent_mask(n)`
-  // makes its mask on the CPU): what it makes is moved where it is made.
+  // makes its mask on the CPU), or a generator of the program's that draws on
+  // the CPU: what it makes is moved where it is made.
   if (Ctx.isInMacroBody(Call.getSourceRange()) || isMovedToDevice(Ctx.ast(), Call) ||
       !Ctx.isWrittenInFile(Call.getSourceRange()))
     return;

@@ -34,8 +34,10 @@ private:
   /// `torch::ones({2})` -> `torch::ones({2}, torch::device(d))`.
   /// Appends `torch::device(d)` as the argument `OptionsIndex` of `Factory`
   /// (the callee, or the overload beside it that takes options).
+  /// `DType`: the dtype the call's tensor has without options, when its
+  /// factory's default options do not say it (an overload without options).
   void addOptions(const clang::CallExpr &Call, const clang::FunctionDecl &Factory,
-                  unsigned OptionsIndex, bool Instantiated);
+                  unsigned OptionsIndex, bool Instantiated, llvm::StringRef DType = "");
   /// `torch::ones({2}, opts)` -> `torch::ones({2}, opts.device(d))`.
   void addDeviceToOptions(const clang::CallExpr &Call, const clang::Expr &Written,
                           DeviceNamed Named, bool Instantiated);
