@@ -355,8 +355,10 @@ void TensorFactoryRule::check(const MatchFinder::MatchResult &Result) {
         WithOptions && !Ctx.isInMacroBody(Call->getSourceRange()))
       addOptions(*Call, *WithOptions, Callee->getNumParams(), Instantiated,
                  dtypeOfOverloadWithout(Ctx.ast(), *Callee));
-    else if (!WithOptions)
-      moveWhatItMakes(*Call, Instantiated);
+    else if (!WithOptions && llvm::none_of(Call->arguments(), [](const Expr *Arg) {
+               return isTensorType(Arg->getType().getNonReferenceType());
+             }))
+      moveWhatItMakes(*Call, Instantiated); // given tensors (`at::normal(mean, std)`), it is where they are
     return;
   }
   if (static_cast<unsigned>(OptionsIndex) >= Call->getNumArgs())

@@ -2,7 +2,8 @@
 // transformer's causal mask, `generate_square_subsequent_mask(n)`, made on
 // the CPU) cannot be given the device: what it makes is moved where it is
 // made, called through the class or through a module. Before, nothing moved
-// it, and the attention met a CPU mask.
+// it, and the attention met a CPU mask. One given tensors (`at::normal(mean,
+// std)`) is computed where they are, and is left alone.
 // RUN: %migrate %s > %t.cpp
 // RUN: %strip %t.cpp | FileCheck %s
 // RUN: %migrate %t.cpp | diff %t.cpp -
@@ -25,11 +26,15 @@ struct EncoderImpl : torch::nn::Module {
 };
 TORCH_MODULE(Encoder);
 
+torch::Tensor sample(torch::Tensor mean, torch::Tensor std) { return at::normal(mean, std); }
+// CHECK: torch::Tensor sample(torch::Tensor mean, torch::Tensor std) { return at::normal(mean, std); }
+
 int main() {
   Encoder enc;
   auto x = torch::randn({5, 1, 8});
   auto mask = enc->masker->generate_square_subsequent_mask(5);
   // CHECK: auto mask = enc->masker->generate_square_subsequent_mask(5).to(device);
-  std::cout << enc(x).sum().item<float>() + enc->layer(x, mask).sum().item<float>() << "\n";
+  std::cout << enc(x).sum().item<float>() + enc->layer(x, mask).sum().item<float>()
+            << sample(enc(x), torch::ones({5, 1, 8})).sum().item<float>() << "\n";
   return 0;
 }
