@@ -156,12 +156,14 @@ void HostBuiltTensorRule::moveBeforeLoop(const VarDecl &Tensor, const Stmt &Loop
   const Stmt &Statement = *Ctx.placeOf(Loop).Statement;
   const std::string Name = Ctx.device().freshName(Tensor.getName().str() + "_device",
                                                   Tensor.getName().str() + "_on_device");
-  for (const DeclRefExpr *Ref : Refs)
-    rewrite(Ref->getSourceRange(),
-            insertion(Ctx.offsetOf(Statement.getBeginLoc()),
-                      "auto " + Name + " = " + Tensor.getName().str() + ".to(" +
-                          Ctx.device().at(Loop) + ");\n" + Ctx.indentationOf(Statement.getBeginLoc())))
-        << replacement(Ref->getSourceRange(), Name);
+  // The first reference reports the move with it; each reads the moved copy.
+  for (const DeclRefExpr *Ref : Refs) {
+    auto Site = rewrite(Ref->getSourceRange(), replacement(Ref->getSourceRange(), Name));
+    if (Ref == Refs.front())
+      Site << insertion(Ctx.offsetOf(Statement.getBeginLoc()),
+                        "auto " + Name + " = " + Tensor.getName().str() + ".to(" +
+                            Ctx.device().at(Loop) + ");\n" + Ctx.indentationOf(Statement.getBeginLoc()));
+  }
 }
 
 void HostBuiltTensorRule::moveWhereDeviceUses(const Expr &Use) {
