@@ -49,11 +49,16 @@ const Expr *referenceUnderMethods(const Expr &Object, bool &BroughtToHost) {
 /// element of a named container of tensors (a variable, a binding, a member),
 /// chosen by indices that change nothing. Within one statement it names one
 /// tensor as a variable does, so its reads can share one host copy made
-/// before the statement. Null for anything else.
-const Expr *elementOfNamedContainer(ASTContext &Ast, const Expr &Object) {
+/// before the statement.
+struct ContainerElement {
+  const Expr *Element = nullptr;
+  const NamedDecl *Container = nullptr; ///< what it is taken from (for the copy's name)
+};
+
+ContainerElement elementOfNamedContainer(ASTContext &Ast, const Expr &Object) {
   const Expr *E = Object.IgnoreImplicit()->IgnoreParens();
   if (!isTensorType(E->getType()))
-    return nullptr;
+    return {};
   const Expr *Container = nullptr;
   llvm::SmallVector<const Expr *, 1> Indices;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
@@ -64,7 +69,7 @@ const Expr *elementOfNamedContainer(ASTContext &Ast, const Expr &Object) {
     const CXXMethodDecl *Method = Call->getMethodDecl();
     if (!Method || !Method->getIdentifier() ||
         !llvm::is_contained({"at", "front", "back"}, Method->getName()))
-      return nullptr;
+      return {};
     Container = Call->getImplicitObjectArgument();
     Indices.append(Call->arg_begin(), Call->arg_end());
   } else if (const auto *Call = dyn_cast<CallExpr>(E);
@@ -73,31 +78,15 @@ const Expr *elementOfNamedContainer(ASTContext &Ast, const Expr &Object) {
   }
   if (!Container || isTensorType(Container->getType()) ||
       llvm::any_of(Indices, [&](const Expr *I) { return I->HasSideEffects(Ast); }))
-    return nullptr;
+    return {};
   const Expr *Named = Container->IgnoreParenImpCasts();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Named); Ref && isa<VarDecl, BindingDecl>(Ref->getDecl()))
-    return E;
+    return {E, Ref->getDecl()};
   if (const auto *Member = dyn_cast<MemberExpr>(Named);
       Member && isa<FieldDecl>(Member->getMemberDecl()) &&
       isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
-    return E;
-  return nullptr;
-}
-
-/// The container an element of elementOfNamedContainer() is taken from.
-const NamedDecl &containerOf(const Expr &Element) {
-  const Expr *E = Element.IgnoreImplicit()->IgnoreParens();
-  const Expr *Container = nullptr;
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
-    Container = Op->getArg(0);
-  else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E))
-    Container = Call->getImplicitObjectArgument();
-  else
-    Container = cast<CallExpr>(E)->getArg(0);
-  Container = Container->IgnoreParenImpCasts();
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(Container))
-    return *Ref->getDecl();
-  return *cast<MemberExpr>(Container)->getMemberDecl();
+    return {E, Member->getMemberDecl()};
+  return {};
 }
 
 } // namespace
@@ -124,9 +113,9 @@ void HostAccessRule::check(const MatchFinder::MatchResult &Result) {
   if (!Reference)
     Reference = referenceUnderMethods(Object, BroughtToHost);
   if (!Reference)
-    if (const Expr *Element = elementOfNamedContainer(Ctx.ast(), Object)) {
+    if (const ContainerElement Element = elementOfNamedContainer(Ctx.ast(), Object); Element.Element) {
       if (!Ctx.isPerSampleCode(*Access))
-        readThroughHostCopy(*Access, *Element, containerOf(*Element).getName(), nullptr);
+        readThroughHostCopy(*Access, *Element.Element, Element.Container->getName(), nullptr);
       return;
     }
   if (!Reference) {
